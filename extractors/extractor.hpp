@@ -1,0 +1,143 @@
+// The common extractor interface: every backend of every feature is driven through it.
+// Lifecycle as libvmaf's: init once, extract per frame, flush at the end of the clip.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace twinproof {
+
+enum class Chroma { c400, c420, c422, c444 };
+
+std::string_view to_string(Chroma c);
+std::optional<Chroma> parse_chroma(std::string_view s);  // "400" "420" "422" "444"
+
+// Horizontal and vertical chroma subsampling shifts (libvmaf's picture geometry).
+struct ChromaShift {
+  int hs, vs;
+};
+ChromaShift chroma_shift(Chroma c);
+
+struct Format {
+  int width = 0;
+  int height = 0;
+  int bitdepth = 8;
+  Chroma chroma = Chroma::c420;
+
+  int planes() const { return chroma == Chroma::c400 ? 1 : 3; }
+  int bytes_per_sample() const { return bitdepth > 8 ? 2 : 1; }
+  bool operator==(const Format&) const = default;
+};
+
+std::string describe(const Format& f);  // "1920x1080 8-bit 4:2:0"
+
+struct PlaneSize {
+  int w = 0, h = 0;
+  bool operator==(const PlaneSize&) const = default;
+};
+
+// The plane as files store it: chroma is ceil(w/2) (and ceil(h/2) for 4:2:0).
+PlaneSize stored_plane_size(const Format& f, int plane);
+
+// A read-only view of one picture. Samples are unsigned; one byte for 8-bit, otherwise
+// 16-bit native (little-endian) words holding values below 2^bitdepth.
+struct PictureView {
+  Format fmt;
+  const std::uint8_t* data[3] = {nullptr, nullptr, nullptr};
+  std::ptrdiff_t stride[3] = {0, 0, 0};  // bytes from one row to the next
+
+  unsigned sample(int plane, int x, int y) const {
+    const std::uint8_t* row = data[plane] + stride[plane] * y;
+    if (fmt.bitdepth == 8) return row[x];
+    return reinterpret_cast<const std::uint16_t*>(row)[x];
+  }
+};
+
+// Options as given (name, value), in order. Each feature parses its own.
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+// Bad configuration or input found before any score exists: the harness exits 2.
+// `subject` is what was wrong (an option, a plane, a header field), `value` its value.
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string subject, std::string value, const std::string& message)
+      : std::runtime_error(message), subject_(std::move(subject)), value_(std::move(value)) {}
+  const std::string& subject() const { return subject_; }
+  const std::string& value() const { return value_; }
+
+ private:
+  std::string subject_, value_;
+};
+
+// A fault of the device or its runtime (a CUDA call that failed). Never a result.
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ScoreSink {
+ public:
+  virtual ~ScoreSink() = default;
+  virtual void put(std::string_view metric, unsigned frame, double value) = 0;
+};
+
+// Stages of a pipeline that a backend can expose for bisection (twinproof repro), in order.
+enum class Stage {
+  converted,     // samples as fp32, per plane
+  vertical,      // after the vertical blur pass
+  blurred,       // after the horizontal pass
+  downscaled,    // bilinear half-size planes (motion_add_scale1)
+  row_sums,      // per-row SAD of the latest frame pair
+  plane_totals,  // per-plane sum of the row sums (and the scale1 total)
+  plane_scores,  // per-plane score
+  frame_score,   // S(t-1, t), the frame's score in double
+  outputs,       // clipped and blended outputs emitted for the frame
+};
+inline constexpr Stage kAllStages[] = {Stage::converted,    Stage::vertical,     Stage::blurred,
+                                       Stage::downscaled,   Stage::row_sums,     Stage::plane_totals,
+                                       Stage::plane_scores, Stage::frame_score,  Stage::outputs};
+std::string_view to_string(Stage s);
+
+// One array of a stage: a plane (w x h), a column of row sums (1 x h) or a few scalars.
+// Values are held as double; fp32 stages widen exactly and say so through `fp32`.
+struct ProbeArray {
+  std::string name;  // "Y", "U", "V", "Y/scale1", "motion2" ...
+  int width = 0, height = 0;
+  bool fp32 = true;
+  std::vector<double> values;  // row-major
+};
+
+struct Probe {
+  Stage stage{};
+  std::vector<ProbeArray> arrays;
+};
+
+// Run-time context of one extractor instance.
+struct ExtractorContext {
+  int device = 0;               // GPU ordinal for device backends
+  bool capture_stages = false;  // keep the latest frame's stages for inspect()
+};
+
+class Extractor {
+ public:
+  virtual ~Extractor() = default;
+  // Validates the options and the format; throws ConfigError. No frame has been seen yet.
+  virtual void init(const Format& fmt, const OptionList& options) = 0;
+  // `frame` is the label written to the sink; labels must be consecutive.
+  virtual void extract(const PictureView& pic, unsigned frame, ScoreSink& sink) = 0;
+  // Emits whatever the last frames still owe (look-ahead metrics).
+  virtual void flush(ScoreSink& sink) = 0;
+  // The metrics this configuration emits, in report order.
+  virtual std::vector<std::string> metrics() const = 0;
+  // The latest frame's stage, when the context asked to capture stages and the backend has it.
+  virtual std::optional<Probe> inspect(Stage) const { return std::nullopt; }
+};
+
+}  // namespace twinproof

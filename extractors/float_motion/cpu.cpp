@@ -1,0 +1,195 @@
+#include "cpu.hpp"
+
+#include <cstring>
+
+#include "extractors/registry.hpp"
+
+namespace twinproof::float_motion {
+
+void convert_plane(const PictureView& pic, int plane, int w, int h, float* out) {
+  const int bpc = pic.fmt.bitdepth;
+  for (int i = 0; i < h; ++i) {
+    const std::uint8_t* row = pic.data[plane] + pic.stride[plane] * i;
+    float* o = out + static_cast<std::size_t>(i) * w;
+    if (bpc == 8) {
+      for (int j = 0; j < w; ++j) o[j] = to_float(row[j], 8);
+    } else {
+      const auto* row16 = reinterpret_cast<const std::uint16_t*>(row);
+      for (int j = 0; j < w; ++j) o[j] = to_float(row16[j], bpc);
+    }
+  }
+}
+
+namespace {
+
+// tmp[i][j] = sum_k f[k] * in[mirror(i - r + k)][j]. The loop runs over j innermost so the
+// compiler may compute several j at once; each element's own sum keeps the tap order.
+template <int N>
+void vertical_pass(const float* in, int w, int h, const float* f, float* tmp) {
+  constexpr int r = N / 2;
+  for (int i = 0; i < h; ++i) {
+    const float* src[N];
+    for (int k = 0; k < N; ++k) src[k] = in + static_cast<std::size_t>(mirror(i - r + k, h)) * w;
+    float* o = tmp + static_cast<std::size_t>(i) * w;
+    for (int j = 0; j < w; ++j) o[j] = tap_sum<N>(f, [&](int k) { return src[k][j]; });
+  }
+}
+
+// out[i][j] = sum_k f[k] * tmp[i][mirror(j - r + k)].
+template <int N>
+void horizontal_pass(const float* tmp, int w, int h, const float* f, float* out) {
+  constexpr int r = N / 2;
+  for (int i = 0; i < h; ++i) {
+    const float* row = tmp + static_cast<std::size_t>(i) * w;
+    float* o = out + static_cast<std::size_t>(i) * w;
+    const int edge = r < w ? r : w;
+    for (int j = 0; j < edge; ++j) o[j] = tap_sum<N>(f, [&](int k) { return row[mirror(j - r + k, w)]; });
+    for (int j = edge; j < w - r; ++j) o[j] = tap_sum<N>(f, [&](int k) { return row[j - r + k]; });
+    for (int j = w - r > edge ? w - r : edge; j < w; ++j)
+      o[j] = tap_sum<N>(f, [&](int k) { return row[mirror(j - r + k, w)]; });
+  }
+}
+
+}  // namespace
+
+void blur_vertical(const float* in, int w, int h, const Taps& t, float* tmp) {
+  if (t.count == 3) vertical_pass<3>(in, w, h, t.f, tmp);
+  else vertical_pass<5>(in, w, h, t.f, tmp);
+}
+
+void blur_horizontal(const float* tmp, int w, int h, const Taps& t, float* out) {
+  if (t.count == 3) horizontal_pass<3>(tmp, w, h, t.f, out);
+  else horizontal_pass<5>(tmp, w, h, t.f, out);
+}
+
+void downscale_plane(const float* in, int w, int h, int sw, int sh, float* out) {
+  if (sw == w && sh == h) {
+    std::memcpy(out, in, sizeof(float) * static_cast<std::size_t>(w) * h);
+    return;
+  }
+  std::vector<BilinearIndex> cols(sw);
+  for (int x = 0; x < sw; ++x) cols[x] = bilinear_index(x, w, sw);
+  for (int y = 0; y < sh; ++y) {
+    const BilinearIndex ry = bilinear_index(y, h, sh);
+    const float* r1 = in + static_cast<std::size_t>(ry.i1) * w;
+    const float* r2 = in + static_cast<std::size_t>(ry.i2) * w;
+    for (int x = 0; x < sw; ++x) {
+      const BilinearIndex cx = cols[x];
+      out[static_cast<std::size_t>(y) * sw + x] = bilinear(r1[cx.i1], r1[cx.i2], r2[cx.i1], r2[cx.i2], cx.d, ry.d);
+    }
+  }
+}
+
+void CpuEngine::init(const Format&, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) {
+  taps_ = taps_for(o.filter_size);
+  add_scale1_ = o.add_scale1;
+  planes_.clear();
+  for (const PlaneGeometry& g : planes) {
+    PlaneState s;
+    s.g = g;
+    const std::size_t n = static_cast<std::size_t>(g.w) * g.h;
+    s.converted.resize(n);
+    s.vertical.resize(n);
+    s.blurred[0].resize(n);
+    s.blurred[1].resize(n);
+    s.rows.resize(g.h);
+    if (add_scale1_) {
+      const std::size_t sn = static_cast<std::size_t>(g.sw) * g.sh;
+      s.down[0].resize(sn);
+      s.down[1].resize(sn);
+      s.rows_down.resize(g.sh);
+    }
+    planes_.push_back(std::move(s));
+  }
+  frames_ = 0;
+  ready_.clear();
+}
+
+void CpuEngine::blur(const float* converted, const PlaneGeometry& g, float* tmp, float* out) {
+  blur_vertical(converted, g.w, g.h, taps_, tmp);
+  blur_horizontal(tmp, g.w, g.h, taps_, out);
+}
+
+void CpuEngine::row_sums(const float* a, const float* b, int w, int h, float* out) {
+  for (int i = 0; i < h; ++i) out[i] = row_sad(a + static_cast<std::size_t>(i) * w, b + static_cast<std::size_t>(i) * w, w);
+}
+
+void CpuEngine::submit(const PictureView& pic) {
+  const unsigned cur = frames_ & 1u, prev = cur ^ 1u;
+  double score = 0;
+  for (PlaneState& s : planes_) {
+    const PlaneGeometry& g = s.g;
+    convert_plane(pic, g.plane, g.w, g.h, s.converted.data());
+    blur(s.converted.data(), g, s.vertical.data(), s.blurred[cur].data());
+    if (add_scale1_) downscale_plane(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data());
+    if (frames_ == 0) continue;
+    // SAD of A (earlier) and B (later).
+    row_sums(s.blurred[prev].data(), s.blurred[cur].data(), g.w, g.h, s.rows.data());
+    s.total = total_of_row_sums(s.rows);
+    const float sad0 = score_from_row_sums(s.rows, g.w);
+    float sad1 = 0;
+    if (add_scale1_) {
+      row_sums(s.down[prev].data(), s.down[cur].data(), g.sw, g.sh, s.rows_down.data());
+      s.total_down = total_of_row_sums(s.rows_down);
+      sad1 = score_from_row_sums(s.rows_down, g.sw);
+    }
+    s.score = plane_score(sad0, sad1, add_scale1_);
+    score += static_cast<double>(s.score);  // Y, then + U, then + V, in double
+  }
+  if (frames_ > 0) ready_.push_back(score);
+  ++frames_;
+}
+
+std::optional<double> CpuEngine::take(bool) {
+  if (ready_.empty()) return std::nullopt;
+  const double s = ready_.front();
+  ready_.pop_front();
+  return s;
+}
+
+std::optional<Probe> CpuEngine::inspect(Stage stage) const {
+  if (!ctx_.capture_stages || frames_ == 0) return std::nullopt;
+  const unsigned cur = (frames_ - 1) & 1u;
+  Probe p{stage, {}};
+  auto plane = [](std::string name, int w, int h, const std::vector<float>& v) {
+    return ProbeArray{std::move(name), w, h, true, std::vector<double>(v.begin(), v.end())};
+  };
+  auto scalar = [](std::string name, float v) { return ProbeArray{std::move(name), 1, 1, true, {v}}; };
+  const bool have_pair = frames_ >= 2;
+  for (const PlaneState& s : planes_) {
+    const PlaneGeometry& g = s.g;
+    switch (stage) {
+      case Stage::converted: p.arrays.push_back(plane(g.name, g.w, g.h, s.converted)); break;
+      case Stage::vertical: p.arrays.push_back(plane(g.name, g.w, g.h, s.vertical)); break;
+      case Stage::blurred: p.arrays.push_back(plane(g.name, g.w, g.h, s.blurred[cur])); break;
+      case Stage::downscaled:
+        if (!add_scale1_) return std::nullopt;
+        p.arrays.push_back(plane(g.name, g.sw, g.sh, s.down[cur]));
+        break;
+      case Stage::row_sums:
+        if (!have_pair) return std::nullopt;
+        p.arrays.push_back(plane(g.name, 1, g.h, s.rows));
+        if (add_scale1_) p.arrays.push_back(plane(std::string(g.name) + "/scale1", 1, g.sh, s.rows_down));
+        break;
+      case Stage::plane_totals:
+        if (!have_pair) return std::nullopt;
+        p.arrays.push_back(scalar(g.name, s.total));
+        if (add_scale1_) p.arrays.push_back(scalar(std::string(g.name) + "/scale1", s.total_down));
+        break;
+      case Stage::plane_scores:
+        if (!have_pair) return std::nullopt;
+        p.arrays.push_back(scalar(g.name, s.score));
+        break;
+      default: return std::nullopt;
+    }
+  }
+  return p;
+}
+
+}  // namespace twinproof::float_motion
+
+namespace twinproof {
+std::unique_ptr<Extractor> make_float_motion_cpu(const ExtractorContext& ctx) {
+  return float_motion::make_motion_extractor<float_motion::CpuEngine>(ctx);
+}
+}  // namespace twinproof

@@ -1,0 +1,72 @@
+#include "registry.hpp"
+
+#include <array>
+
+namespace twinproof {
+
+Availability cuda_availability();  // extractors/cuda_runtime.cpp (or below, without CUDA)
+#if !TWINPROOF_HAVE_CUDA
+Availability cuda_availability() { return {false, "built without CUDA"}; }
+#endif
+
+namespace {
+Availability always_available() { return {true, {}}; }
+}  // namespace
+
+// Factories, declared from the list.
+#define TP_BACKEND(feature, name, kind, factory, summary) \
+  std::unique_ptr<Extractor> factory(const ExtractorContext&);
+#define TP_MUTANT TP_BACKEND
+#if TWINPROOF_HAVE_CUDA
+#define TP_CUDA_BACKEND(feature, name, factory, summary) TP_BACKEND(feature, name, gpu, factory, summary)
+#else
+#define TP_CUDA_BACKEND(feature, name, factory, summary)
+#endif
+#include "backends.inc"
+#undef TP_BACKEND
+#undef TP_MUTANT
+#undef TP_CUDA_BACKEND
+
+namespace {
+
+#define TP_BACKEND(feature, name, kind, factory, summary) \
+  Backend{#feature, name, BackendKind::kind, false, summary, &always_available, &factory},
+#define TP_MUTANT(feature, name, kind, factory, summary) \
+  Backend{#feature, name, BackendKind::kind, true, summary, &always_available, &factory},
+#if TWINPROOF_HAVE_CUDA
+#define TP_CUDA_BACKEND(feature, name, factory, summary) \
+  Backend{#feature, name, BackendKind::gpu, false, summary, &cuda_availability, &factory},
+#else
+#define TP_CUDA_BACKEND(feature, name, factory, summary) \
+  Backend{#feature, name, BackendKind::gpu, false, summary, &cuda_availability, nullptr},
+#endif
+const Backend kBackends[] = {
+#include "backends.inc"
+};
+#undef TP_BACKEND
+#undef TP_MUTANT
+#undef TP_CUDA_BACKEND
+
+}  // namespace
+
+std::vector<const Backend*> backends(bool with_mutants) {
+  std::vector<const Backend*> out;
+  for (const Backend& b : kBackends)
+    if (with_mutants || !b.mutant) out.push_back(&b);
+  return out;
+}
+
+const Backend* find_backend(std::string_view feature, std::string_view name, bool with_mutants) {
+  for (const Backend* b : backends(with_mutants))
+    if (b->feature == feature && b->name == name) return b;
+  return nullptr;
+}
+
+std::unique_ptr<Extractor> make_extractor(const Backend& b, const ExtractorContext& ctx) {
+  Availability a = b.availability();
+  if (!a.available || b.make == nullptr)
+    throw ConfigError("backend", std::string(b.name), "backend '" + std::string(b.name) + "' is unavailable: " + a.reason);
+  return b.make(ctx);
+}
+
+}  // namespace twinproof

@@ -1,0 +1,30 @@
+// The subcommands of the twinproof command line. Each registers itself on the app; its callback
+// stores the command's exit code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "extractors/extractor.hpp"
+#include "extractors/registry.hpp"
+
+namespace twinproof::cli {
+
+void add_score(CLI::App& app, int& rc);
+void add_backends(CLI::App& app, int& rc);
+void add_vectors(CLI::App& app, int& rc);
+void add_goldens(CLI::App& app, int& rc);
+void add_bench(CLI::App& app, int& rc);
+
+// Shared helpers.
+OptionList parse_option_flags(const std::vector<std::string>& flags);  // NAME=VALUE
+const Backend& backend_or_throw(const std::string& feature, const std::string& name, bool with_mutants = false);
+bool glob_match(const std::string& pattern, const std::string& text);
+// Include/exclude globs: a leading '-' excludes; no include pattern means everything.
+bool filter_match(const std::vector<std::string>& filters, const std::string& id);
+std::vector<std::string> split_list(const std::string& s, char sep = ',');
+
+}  // namespace twinproof::cli

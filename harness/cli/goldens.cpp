@@ -1,0 +1,88 @@
+// twinproof goldens check: every golden case and expected refusal, bit for bit.
+#include <fmt/format.h>
+
+#include "harness/cli/commands.hpp"
+#include "harness/errors.hpp"
+#include "harness/goldens.hpp"
+#include "harness/parallel.hpp"
+
+namespace twinproof::cli {
+namespace {
+
+struct CheckArgs {
+  std::string feature = "float_motion";
+  std::string backend = "cpu";
+  std::vector<std::string> filters;
+  unsigned jobs = 0;
+  bool skip_absent = false;
+  int device = 0;
+};
+
+int check(const CheckArgs& a) {
+  const Backend& b = backend_or_throw(a.feature, a.backend);
+  const Availability av = b.availability();
+  if (!av.available) throw ConfigError("--backend", a.backend, fmt::format("backend '{}' is unavailable: {}", a.backend, av.reason));
+  // Describe every check first (cheap), then run them.
+  struct Item {
+    const GoldenCase* c = nullptr;
+    const GoldenRefusal* r = nullptr;
+  };
+  const std::vector<GoldenFile> files = load_goldens(a.feature);
+  std::vector<Item> items;
+  for (const GoldenFile& f : files) {
+    for (const GoldenCase& c : f.cases)
+      if (filter_match(a.filters, c.id)) items.push_back({&c, nullptr});
+    for (const GoldenRefusal& r : f.refusals)
+      if (filter_match(a.filters, r.id)) items.push_back({nullptr, &r});
+  }
+  ExtractorContext ctx;
+  ctx.device = a.device;
+  unsigned passed = 0, failed = 0, absent = 0, errors = 0, cases_ok = 0, cases = 0, refusals_ok = 0, refusals = 0;
+  // GPU backends share one device: run their cases one at a time.
+  const unsigned jobs = b.gpu() ? 1 : (a.jobs ? a.jobs : default_jobs());
+  run_ordered<GoldenResult>(
+      items.size(), jobs,
+      [&](std::size_t i) { return items[i].c ? check_case(b, *items[i].c, ctx) : check_refusal(b, *items[i].r, ctx); },
+      [&](std::size_t i, GoldenResult& r) {
+        fmt::print("{:<6} {:<40} {:>6.2f}s  {}\n", to_string(r.status), r.id, r.seconds, r.detail);
+        std::fflush(stdout);
+        const bool ok = r.status == GoldenStatus::pass;
+        (items[i].c ? cases : refusals) += 1;
+        (items[i].c ? cases_ok : refusals_ok) += ok ? 1 : 0;
+        switch (r.status) {
+          case GoldenStatus::pass: ++passed; break;
+          case GoldenStatus::fail: ++failed; break;
+          case GoldenStatus::absent: ++absent; break;
+          case GoldenStatus::error: ++errors; break;
+        }
+      });
+  fmt::print("backend {}: scored cases {}/{} exact, expected refusals {}/{}", a.backend, cases_ok, cases, refusals_ok, refusals);
+  if (absent) fmt::print(", {} absent (vector not fetched)", absent);
+  if (errors) fmt::print(", {} errors", errors);
+  fmt::print("\n");
+  // Absent cases and errors are never passes: they count as failed unless absent ones are
+  // explicitly skipped.
+  const unsigned not_passed = failed + errors + (a.skip_absent ? 0 : absent);
+  if (a.skip_absent && absent) fmt::print("{} passed, {} failed, {} skipped\n", passed, not_passed, absent);
+  else fmt::print("{} passed, {} failed\n", passed, not_passed);
+  if (errors) return kExitError;
+  return not_passed == 0 ? kExitPass : kExitFail;
+}
+
+}  // namespace
+
+void add_goldens(CLI::App& app, int& rc) {
+  CLI::App* sub = app.add_subcommand("goldens", "Goldens: expected scores with provenance");
+  sub->require_subcommand(1);
+  auto a = std::make_shared<CheckArgs>();
+  CLI::App* ch = sub->add_subcommand("check", "Run every golden case and expected refusal; ends with 'N passed, M failed'");
+  ch->add_option("--feature", a->feature, "Feature")->capture_default_str();
+  ch->add_option("--backend,-b", a->backend, "Backend")->capture_default_str();
+  ch->add_option("--filter", a->filters, "Case id glob (repeatable; a leading - excludes)");
+  ch->add_option("-j,--jobs", a->jobs, "Parallel cases (default: all cores; GPU backends run one at a time)");
+  ch->add_flag("--skip-absent", a->skip_absent, "Report cases whose vector is not fetched as skipped instead of failed");
+  ch->add_option("--device", a->device, "GPU ordinal")->capture_default_str();
+  ch->callback([a, &rc] { rc = check(*a); });
+}
+
+}  // namespace twinproof::cli

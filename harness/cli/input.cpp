@@ -1,0 +1,39 @@
+#include "harness/cli/input.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/errors.hpp"
+#include "harness/vectors/vectors.hpp"
+
+namespace twinproof::cli {
+
+void add_input_flags(CLI::App& sub, InputArgs& a) {
+  sub.add_option("input", a.path, "A .y4m or raw .yuv file, - for stdin (Y4M), or vector:ID")->required();
+  sub.add_option("--width", a.width, "Raw input: width");
+  sub.add_option("--height", a.height, "Raw input: height");
+  sub.add_option("--pixfmt", a.pixfmt, "Raw input: 400, 420, 422 or 444");
+  sub.add_option("--bitdepth", a.bitdepth, "Raw input: 8, 10, 12 or 16");
+}
+
+std::unique_ptr<FrameSource> open_cli_input(const InputArgs& a) {
+  if (a.path.rfind("vector:", 0) == 0) return open_vector(Manifest::project().get(a.path.substr(7)));
+  const bool raw = a.width || a.height || a.bitdepth || !a.pixfmt.empty();
+  if (!raw) return open_input(a.path, std::nullopt);
+  const auto missing = [&](const char* flag) {
+    return InputError(a.path, flag, "(missing)", "raw input needs --width, --height, --pixfmt and --bitdepth");
+  };
+  if (!a.width) throw missing("--width");
+  if (!a.height) throw missing("--height");
+  if (a.pixfmt.empty()) throw missing("--pixfmt");
+  if (!a.bitdepth) throw missing("--bitdepth");
+  Format f;
+  f.width = *a.width;
+  f.height = *a.height;
+  f.bitdepth = *a.bitdepth;
+  const auto c = parse_chroma(a.pixfmt);
+  if (!c) throw InputError(a.path, "--pixfmt", a.pixfmt, "must be 400, 420, 422 or 444");
+  f.chroma = *c;
+  return open_yuv(a.path, f);
+}
+
+}  // namespace twinproof::cli

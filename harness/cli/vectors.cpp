@@ -1,0 +1,121 @@
+// twinproof vectors list | make | fetch | verify
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "harness/cli/commands.hpp"
+#include "harness/errors.hpp"
+#include "harness/vectors/vectors.hpp"
+
+namespace twinproof::cli {
+namespace {
+
+std::vector<const VectorSpec*> select(const std::vector<std::string>& ids, bool decoded_only) {
+  const Manifest& m = Manifest::project();
+  std::vector<const VectorSpec*> out;
+  if (ids.empty()) {
+    for (const VectorSpec& v : m.vectors())
+      if (!decoded_only || v.decoded) out.push_back(&v);
+    return out;
+  }
+  for (const std::string& id : ids) out.push_back(&m.get(id));
+  return out;
+}
+
+int list() {
+  fmt::print("{:<18} {:<13} {:<24} {:>6}  {}\n", "id", "recipe", "format", "frames", "source");
+  for (const VectorSpec& v : Manifest::project().vectors()) {
+    std::string where = "generated";
+    if (v.decoded) where = vector_present(v) ? "cached: " + cached_vector_path(v).string() : "not fetched (twinproof vectors fetch " + v.id + ")";
+    fmt::print("{:<18} {:<13} {:<24} {:>6}  {}\n", v.id, v.recipe, describe(v.fmt), v.frames, where);
+  }
+  return kExitPass;
+}
+
+int make(const std::string& id, std::string out, bool y4m) {
+  const VectorSpec& v = Manifest::project().get(id);
+  if (out.empty()) out = v.id + (y4m ? ".y4m" : ".yuv");
+  const std::string part = out == "-" ? out : out + ".part";
+  {
+    auto src = open_vector(v);
+    auto writer = y4m ? create_y4m_writer(part, v.fmt) : create_raw_writer(part);
+    Frame f;
+    try {
+      while (src->next(f)) writer->write(f);
+    } catch (...) {
+      std::error_code ec;
+      if (part != "-") std::filesystem::remove(part, ec);  // never leave drifted bytes behind
+      throw;
+    }
+  }
+  if (out != "-") {
+    std::filesystem::rename(part, out);
+    fmt::print(stderr, "{}: {} frames of {} written to {} (sha256 {} verified)\n", v.id, v.frames, describe(v.fmt), out, v.sha256);
+  }
+  return kExitPass;
+}
+
+int fetch(const std::vector<std::string>& ids, bool force) {
+  for (const VectorSpec* v : select(ids, true)) fmt::print("{}\n", fetch_vector(*v, force));
+  return kExitPass;
+}
+
+int verify(const std::vector<std::string>& ids) {
+  int bad = 0;
+  for (const VectorSpec* v : select(ids, false)) {
+    if (!vector_present(*v)) {
+      fmt::print("MISSING {}: not in the cache; run `twinproof vectors fetch {}`\n", v->id, v->id);
+      ++bad;
+      continue;
+    }
+    try {
+      auto src = open_vector(*v);
+      Frame f;
+      while (src->next(f)) {
+      }
+      fmt::print("OK      {}: {} frames, sha256 {}\n", v->id, v->frames, v->sha256);
+    } catch (const InputError& e) {
+      fmt::print("DRIFTED {}\n", e.what());
+      ++bad;
+    }
+  }
+  fmt::print("{} passed, {} failed\n", select(ids, false).size() - bad, bad);
+  return bad == 0 ? kExitPass : kExitError;
+}
+
+}  // namespace
+
+void add_vectors(CLI::App& app, int& rc) {
+  CLI::App* sub = app.add_subcommand("vectors", "Test vectors: list, make, fetch, verify");
+  sub->require_subcommand(1);
+
+  sub->add_subcommand("list", "List the manifest's vectors and where their bytes come from")->callback([&rc] { rc = list(); });
+
+  struct MakeArgs {
+    std::string id, out;
+    bool y4m = false;
+  };
+  auto m = std::make_shared<MakeArgs>();
+  CLI::App* mk = sub->add_subcommand("make", "Write a vector's frames to a file (verified against its SHA-256)");
+  mk->add_option("id", m->id, "Vector id")->required();
+  mk->add_option("--output,-O", m->out, "Output file (default ID.yuv or ID.y4m; - for stdout)");
+  mk->add_flag("--y4m", m->y4m, "Write YUV4MPEG2 instead of raw planar");
+  mk->callback([m, &rc] { rc = make(m->id, m->out, m->y4m); });
+
+  struct FetchArgs {
+    std::vector<std::string> ids;
+    bool force = false;
+  };
+  auto f = std::make_shared<FetchArgs>();
+  CLI::App* fe = sub->add_subcommand("fetch", "Fetch and decode the real-content vectors into the cache");
+  fe->add_option("ids", f->ids, "Vector ids (default: every decoded vector)");
+  fe->add_flag("--force", f->force, "Decode again even when the cached copy verifies");
+  fe->callback([f, &rc] { rc = fetch(f->ids, f->force); });
+
+  auto ids = std::make_shared<std::vector<std::string>>();
+  CLI::App* ve = sub->add_subcommand("verify", "Check every vector's bytes against its pinned SHA-256");
+  ve->add_option("ids", *ids, "Vector ids (default: all)");
+  ve->callback([ids, &rc] { rc = verify(*ids); });
+}
+
+}  // namespace twinproof::cli

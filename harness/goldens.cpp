@@ -1,0 +1,172 @@
+#include "harness/goldens.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "harness/errors.hpp"
+#include "harness/paths.hpp"
+#include "harness/vectors/vectors.hpp"
+
+namespace twinproof {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string_view to_string(GoldenStatus s) {
+  switch (s) {
+    case GoldenStatus::pass: return "PASS";
+    case GoldenStatus::fail: return "FAIL";
+    case GoldenStatus::absent: return "ABSENT";
+    case GoldenStatus::error: return "ERROR";
+  }
+  return "?";
+}
+
+OptionList options_from_json(const json& j, const std::string& file, const std::string& where) {
+  if (!j.is_object()) throw InputError(file, where, j.dump(), "options must be an object of strings");
+  OptionList out;
+  for (const auto& [k, v] : j.items()) {
+    if (!v.is_string()) throw InputError(file, where + "." + k, v.dump(), "option values are strings");
+    out.emplace_back(k, v.get<std::string>());
+  }
+  return out;
+}
+
+GoldenFile load_golden_file(const fs::path& path) {
+  const std::string file = path.string();
+  std::ifstream in(path);
+  if (!in) throw InputError(file, "file", file, "cannot open the golden file");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(file, "json", fmt::format("byte {}", e.byte), e.what());
+  }
+  GoldenFile g;
+  g.file = path;
+  g.feature = j.value("feature", "");
+  g.vector = j.value("vector", "");
+  g.provenance = j.value("provenance", json::object());
+  if (g.vector.empty()) throw InputError(file, "vector", "(missing)", "a golden file names its vector");
+  if (!g.provenance.contains("kind")) throw InputError(file, "provenance.kind", "(missing)", "goldens carry their provenance");
+  for (const json& c : j.value("cases", json::array())) {
+    GoldenCase gc;
+    gc.id = c.value("id", "");
+    gc.vector = g.vector;
+    gc.option_set = gc.id.substr(gc.id.find('/') + 1);
+    gc.options = options_from_json(c.value("options", json::object()), file, gc.id + ".options");
+    const unsigned frames = c.value("frames", 0u);
+    gc.expected.set_frames(0, frames);
+    for (const char* metric : {"motion", "motion2", "motion3"}) {
+      const json col = c.value(metric, json::array());
+      if (col.size() != frames)
+        throw InputError(file, gc.id + "." + metric, std::to_string(col.size()), fmt::format("expected {} values", frames));
+      std::vector<std::optional<double>> values;
+      for (const json& v : col) {
+        if (v.is_null()) {
+          values.emplace_back();
+          continue;
+        }
+        const auto d = v.is_string() ? parse_double(v.get<std::string>()) : std::nullopt;
+        if (!d) throw InputError(file, gc.id + "." + metric, v.dump(), "values are hex float strings or null");
+        values.emplace_back(*d);
+      }
+      if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
+        gc.expected.set_column(metric, std::move(values));
+    }
+    g.cases.push_back(std::move(gc));
+  }
+  for (const json& e : j.value("errors", json::array())) {
+    GoldenRefusal r;
+    r.id = e.value("id", "");
+    r.vector = g.vector;
+    r.options = options_from_json(e.value("options", json::object()), file, r.id + ".options");
+    r.refused_by_libvmaf = e.value("refused_by_libvmaf", false);
+    g.refusals.push_back(std::move(r));
+  }
+  return g;
+}
+
+std::vector<GoldenFile> load_goldens(const std::string& feature) {
+  const fs::path dir = data_root() / "goldens" / feature;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "folder", dir.string(), "no goldens for this feature");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<GoldenFile> out;
+  for (const fs::path& f : files) out.push_back(load_golden_file(f));
+  return out;
+}
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorContext& ctx) {
+  GoldenResult r;
+  r.id = c.id;
+  const auto t0 = std::chrono::steady_clock::now();
+  const VectorSpec& v = Manifest::project().get(c.vector);
+  if (!vector_present(v)) {
+    r.status = GoldenStatus::absent;
+    r.detail = fmt::format("vector {} is not in the cache ({}); run `twinproof vectors fetch {}`", v.id,
+                           cached_vector_path(v).string(), v.id);
+    return r;
+  }
+  try {
+    auto src = open_vector(v);
+    auto ex = make_extractor(b, ctx);
+    const ScoreTable got = run_extractor(*ex, *src, c.options);
+    r.comparison = compare_tables(c.expected, got, Tolerance::exact());
+    r.status = r.comparison.pass ? GoldenStatus::pass : GoldenStatus::fail;
+    r.detail = fmt::format("{} frames, {}", got.frames(), r.comparison.summary());
+  } catch (const InputError& e) {
+    r.status = GoldenStatus::error;
+    r.detail = e.what();
+  } catch (const ConfigError& e) {
+    r.status = GoldenStatus::error;
+    r.detail = fmt::format("refused a configuration libvmaf scores: {}", e.what());
+  } catch (const DeviceError& e) {
+    r.status = GoldenStatus::error;
+    r.detail = fmt::format("device error: {}", e.what());
+  }
+  r.seconds = seconds_since(t0);
+  return r;
+}
+
+GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const ExtractorContext& ctx) {
+  GoldenResult r;
+  r.id = g.id;
+  const auto t0 = std::chrono::steady_clock::now();
+  const VectorSpec& v = Manifest::project().get(g.vector);
+  std::unique_ptr<Extractor> ex;
+  try {
+    ex = make_extractor(b, ctx);  // an unavailable backend is an error here, never a refusal
+  } catch (const ConfigError& e) {
+    r.status = GoldenStatus::error;
+    r.detail = e.what();
+    return r;
+  }
+  try {
+    ex->init(v.fmt, g.options);
+    r.status = GoldenStatus::fail;
+    r.detail = fmt::format("accepted a configuration that must be refused{}",
+                           g.refused_by_libvmaf ? " (libvmaf refuses it)" : "");
+  } catch (const ConfigError& e) {
+    r.status = GoldenStatus::pass;
+    r.detail = fmt::format("refused: {}", e.what());
+  } catch (const DeviceError& e) {
+    r.status = GoldenStatus::error;
+    r.detail = fmt::format("device error: {}", e.what());
+  }
+  r.seconds = seconds_since(t0);
+  return r;
+}
+
+}  // namespace twinproof

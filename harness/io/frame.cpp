@@ -1,0 +1,182 @@
+#include "harness/io/frame.hpp"
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include "harness/errors.hpp"
+
+namespace twinproof {
+
+static_assert(std::endian::native == std::endian::little,
+              "16-bit samples are read as native words; a big-endian host needs byte swapping");
+
+void validate_format(const Format& fmt, const std::string& file) {
+  if (fmt.width <= 0) throw InputError(file, "width", std::to_string(fmt.width), "width must be at least 1");
+  if (fmt.height <= 0) throw InputError(file, "height", std::to_string(fmt.height), "height must be at least 1");
+  if (fmt.width > kMaxDimension)
+    throw InputError(file, "width", std::to_string(fmt.width), fmt::format("width exceeds the largest supported {}", kMaxDimension));
+  if (fmt.height > kMaxDimension)
+    throw InputError(file, "height", std::to_string(fmt.height), fmt::format("height exceeds the largest supported {}", kMaxDimension));
+  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
+    throw InputError(file, "bitdepth", std::to_string(fmt.bitdepth), "bit depth must be 8, 10, 12 or 16");
+  // A subsampled chroma plane of a one-sample-wide (or -high) picture has no samples in the
+  // geometry float_motion scores: (w >> 1) == 0.
+  const ChromaShift cs = chroma_shift(fmt.chroma);
+  if (fmt.chroma != Chroma::c400 && ((fmt.width >> cs.hs) == 0 || (fmt.height >> cs.vs) == 0))
+    throw InputError(file, "size", fmt::format("{}x{}", fmt.width, fmt.height),
+                     fmt::format("a {}x{} picture cannot hold {} chroma (its chroma planes would be empty)",
+                                 fmt.width, fmt.height, to_string(fmt.chroma)));
+}
+
+std::size_t frame_bytes(const Format& fmt, const std::string& file) {
+  validate_format(fmt, file);
+  // With both extents <= 32768 and at most 3 planes of 2-byte samples, the product is below
+  // 2^33: no overflow in 64-bit arithmetic.
+  std::uint64_t total = 0;
+  for (int p = 0; p < fmt.planes(); ++p) {
+    const PlaneSize s = stored_plane_size(fmt, p);
+    total += static_cast<std::uint64_t>(s.w) * static_cast<std::uint64_t>(s.h) * fmt.bytes_per_sample();
+  }
+  if (total > std::numeric_limits<std::size_t>::max() / 2)
+    throw InputError(file, "size", fmt::format("{}x{}", fmt.width, fmt.height), "frame too large for this machine");
+  return static_cast<std::size_t>(total);
+}
+
+void Frame::reset(const Format& fmt) {
+  fmt_ = fmt;
+  std::size_t off = 0;
+  for (int p = 0; p < 3; ++p) {
+    offset_[p] = off;
+    if (p < fmt.planes()) {
+      const PlaneSize s = stored_plane_size(fmt, p);
+      off += static_cast<std::size_t>(s.w) * s.h * fmt.bytes_per_sample();
+    }
+  }
+  offset_[3] = off;
+  bytes_.resize(off);
+}
+
+PictureView Frame::view() const {
+  PictureView v;
+  v.fmt = fmt_;
+  for (int p = 0; p < fmt_.planes(); ++p) {
+    v.data[p] = bytes_.data() + offset_[p];
+    v.stride[p] = static_cast<std::ptrdiff_t>(stored_plane_size(fmt_, p).w) * fmt_.bytes_per_sample();
+  }
+  return v;
+}
+
+void check_sample_range(const Frame& f, const std::string& file, unsigned frame_index) {
+  const int bpc = f.format().bitdepth;
+  if (bpc == 8 || bpc == 16) return;
+  const std::uint16_t limit = static_cast<std::uint16_t>(1u << bpc);
+  static const char* const names[] = {"Y", "U", "V"};
+  for (int p = 0; p < f.format().planes(); ++p) {
+    const auto* s = reinterpret_cast<const std::uint16_t*>(f.bytes() + f.plane_offset(p));
+    const std::size_t n = f.plane_size(p) / 2;
+    std::uint16_t worst = 0;
+    for (std::size_t i = 0; i < n; ++i) worst = s[i] > worst ? s[i] : worst;
+    if (worst < limit) continue;
+    const int w = stored_plane_size(f.format(), p).w;
+    for (std::size_t i = 0; i < n; ++i)
+      if (s[i] >= limit)
+        throw InputError(file, fmt::format("frame {} plane {} sample ({}, {})", frame_index, names[p], i % w, i / w),
+                         std::to_string(s[i]), fmt::format("sample exceeds the {}-bit maximum {}", bpc, limit - 1));
+  }
+}
+
+InputFile::InputFile(const std::string& path) : path_(path) {
+  if (path == "-") {
+    f_ = stdin;
+    return;
+  }
+  f_ = std::fopen(path.c_str(), "rb");
+  if (f_ == nullptr) throw InputError(path, "file", path, std::strerror(errno));
+  struct stat st{};
+  if (::fstat(fileno(f_), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::fclose(f_);
+    f_ = nullptr;
+    throw InputError(path, "file", path, "is a directory");
+  }
+}
+
+InputFile::~InputFile() {
+  if (f_ != nullptr && f_ != stdin) std::fclose(f_);
+}
+
+std::optional<std::uint64_t> InputFile::regular_size() const {
+  struct stat st{};
+  if (::fstat(fileno(f_), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::size_t InputFile::read(void* dst, std::size_t n) {
+  const std::size_t got = std::fread(dst, 1, n, f_);
+  if (got < n && std::ferror(f_)) throw InputError(path_, "file", path_, std::string("read failed: ") + std::strerror(errno));
+  return got;
+}
+
+namespace {
+
+class FileWriter {
+ public:
+  explicit FileWriter(const std::string& path) : path_(path) {
+    f_ = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+    if (f_ == nullptr) throw InputError(path, "file", path, std::string("cannot create: ") + std::strerror(errno));
+  }
+  ~FileWriter() {
+    if (f_ != nullptr && f_ != stdout) std::fclose(f_);
+  }
+  void put(const void* p, std::size_t n) {
+    if (std::fwrite(p, 1, n, f_) != n) throw InputError(path_, "file", path_, std::string("write failed: ") + std::strerror(errno));
+  }
+  void put(const std::string& s) { put(s.data(), s.size()); }
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+};
+
+class RawWriter final : public FrameWriter {
+ public:
+  explicit RawWriter(const std::string& path) : out_(path) {}
+  void write(const Frame& f) override { out_.put(f.bytes(), f.size()); }
+
+ private:
+  FileWriter out_;
+};
+
+class Y4mWriter final : public FrameWriter {
+ public:
+  Y4mWriter(const std::string& path, const Format& fmt) : out_(path) {
+    out_.put(fmt::format("YUV4MPEG2 W{} H{} F25:1 Ip A1:1 C{}\n", fmt.width, fmt.height, y4m_colorspace(fmt)));
+  }
+  void write(const Frame& f) override {
+    out_.put("FRAME\n");
+    out_.put(f.bytes(), f.size());
+  }
+
+ private:
+  FileWriter out_;
+};
+
+}  // namespace
+
+std::string y4m_colorspace(const Format& fmt) {
+  if (fmt.chroma == Chroma::c400) return fmt.bitdepth == 8 ? "mono" : fmt::format("mono{}", fmt.bitdepth);
+  const std::string base(to_string(fmt.chroma));
+  if (fmt.bitdepth == 8) return fmt.chroma == Chroma::c420 ? "420jpeg" : base;
+  return fmt::format("{}p{}", base, fmt.bitdepth);
+}
+
+std::unique_ptr<FrameWriter> create_y4m_writer(const std::string& path, const Format& fmt) {
+  return std::make_unique<Y4mWriter>(path, fmt);
+}
+std::unique_ptr<FrameWriter> create_raw_writer(const std::string& path) { return std::make_unique<RawWriter>(path); }
+
+}  // namespace twinproof

@@ -1,0 +1,96 @@
+// Frames as the raw stream holds them, and the sources that yield them one at a time.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extractors/extractor.hpp"
+
+namespace twinproof {
+
+// Largest width or height accepted from any input: above 16K, and small enough that every
+// plane size and w * h stays far from integer overflow.
+inline constexpr int kMaxDimension = 32768;
+
+// Bytes of one frame in the raw layout (Y, then U, then V; no padding). Throws InputError
+// naming `file` when the format is invalid or its frame would not fit in memory.
+std::size_t frame_bytes(const Format& fmt, const std::string& file);
+// Validates width, height, bit depth and chroma of an input format (same errors).
+void validate_format(const Format& fmt, const std::string& file);
+
+// One frame in the raw stream layout; 16-bit samples are little-endian words.
+class Frame {
+ public:
+  void reset(const Format& fmt);  // (re)allocates for fmt
+  const Format& format() const { return fmt_; }
+  std::uint8_t* bytes() { return bytes_.data(); }
+  const std::uint8_t* bytes() const { return bytes_.data(); }
+  std::size_t size() const { return bytes_.size(); }
+  std::size_t plane_offset(int plane) const { return offset_[plane]; }
+  std::size_t plane_size(int plane) const { return offset_[plane + 1] - offset_[plane]; }
+  PictureView view() const;
+
+ private:
+  Format fmt_{};
+  std::vector<std::uint8_t> bytes_;
+  std::size_t offset_[4] = {0, 0, 0, 0};
+};
+
+// Checks that every sample of a 10- or 12-bit frame is below 2^bitdepth.
+void check_sample_range(const Frame& f, const std::string& file, unsigned frame_index);
+
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  virtual const Format& format() const = 0;
+  virtual const std::string& name() const = 0;  // the file, or the vector id
+  // The next frame into `f`; false at the end of the stream. Throws InputError on bad input.
+  virtual bool next(Frame& f) = 0;
+  // Frames still to come, when known.
+  virtual std::optional<unsigned> frames_left() const { return std::nullopt; }
+};
+
+// A file opened for reading ("-" is standard input). Closes on destruction.
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  std::FILE* get() const { return f_; }
+  const std::string& path() const { return path_; }
+  bool is_stdin() const { return path_ == "-"; }
+  // Size in bytes for regular files, nullopt for pipes.
+  std::optional<std::uint64_t> regular_size() const;
+  // Reads up to n bytes; returns how many were read (short only at end of file). Throws on error.
+  std::size_t read(void* dst, std::size_t n);
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+};
+
+// Raw planar input: geometry given by the caller.
+std::unique_ptr<FrameSource> open_yuv(const std::string& path, const Format& fmt);
+// YUV4MPEG2 input.
+std::unique_ptr<FrameSource> open_y4m(const std::string& path);
+// Chooses by extension (.y4m) or magic; raw input needs `raw_format`.
+std::unique_ptr<FrameSource> open_input(const std::string& path, const std::optional<Format>& raw_format);
+
+// Writers (bundles, `vectors make`).
+class FrameWriter {
+ public:
+  virtual ~FrameWriter() = default;
+  virtual void write(const Frame& f) = 0;
+};
+std::unique_ptr<FrameWriter> create_y4m_writer(const std::string& path, const Format& fmt);
+std::unique_ptr<FrameWriter> create_raw_writer(const std::string& path);
+
+// "420p10" style name and the Y4M C tag for a format.
+std::string y4m_colorspace(const Format& fmt);
+
+}  // namespace twinproof

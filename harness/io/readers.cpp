@@ -1,0 +1,213 @@
+// Readers of raw planar .yuv and YUV4MPEG2 streams. Frames are streamed one at a time.
+#include <charconv>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "harness/errors.hpp"
+#include "harness/io/frame.hpp"
+
+namespace twinproof {
+namespace {
+
+// Reads one frame's samples; a short read is a truncated frame.
+void read_payload(InputFile& in, Frame& f, unsigned index) {
+  const std::size_t got = in.read(f.bytes(), f.size());
+  if (got != f.size())
+    throw InputError(in.path(), fmt::format("frame {}", index), fmt::format("{} of {} bytes", got, f.size()),
+                     "truncated frame: the input ends inside it");
+  check_sample_range(f, in.path(), index);
+}
+
+class YuvSource final : public FrameSource {
+ public:
+  YuvSource(const std::string& path, const Format& fmt) : in_(path), fmt_(fmt) {
+    bytes_ = frame_bytes(fmt, path);
+    if (auto size = in_.regular_size()) {
+      if (*size == 0) throw InputError(path, "size", "0 bytes", "empty input: no frames");
+      if (*size % bytes_ != 0)
+        throw InputError(path, "size", fmt::format("{} bytes", *size),
+                         fmt::format("not a whole number of {} frames of {} bytes: the last frame is truncated "
+                                     "(or the geometry flags are wrong)",
+                                     describe(fmt), bytes_));
+      left_ = static_cast<unsigned>(*size / bytes_);
+    }
+  }
+  const Format& format() const override { return fmt_; }
+  const std::string& name() const override { return in_.path(); }
+  std::optional<unsigned> frames_left() const override {
+    if (!left_) return std::nullopt;
+    return *left_ - index_;
+  }
+
+  bool next(Frame& f) override {
+    if (f.size() != bytes_ || !(f.format() == fmt_)) f.reset(fmt_);
+    // Peek one byte to tell a clean end from a truncated frame.
+    const int c = std::fgetc(in_.get());
+    if (c == EOF) {
+      if (index_ == 0) throw InputError(in_.path(), "size", "0 bytes", "empty input: no frames");
+      return false;
+    }
+    std::ungetc(c, in_.get());
+    read_payload(in_, f, index_++);
+    return true;
+  }
+
+ private:
+  InputFile in_;
+  Format fmt_;
+  std::size_t bytes_ = 0;
+  unsigned index_ = 0;
+  std::optional<unsigned> left_;
+};
+
+struct Colorspace {
+  const char* tag;
+  Chroma chroma;
+  int bitdepth;
+};
+constexpr Colorspace kColorspaces[] = {
+    {"420jpeg", Chroma::c420, 8}, {"420mpeg2", Chroma::c420, 8}, {"420paldv", Chroma::c420, 8},
+    {"420", Chroma::c420, 8},     {"422", Chroma::c422, 8},      {"444", Chroma::c444, 8},
+    {"mono", Chroma::c400, 8},    {"420p10", Chroma::c420, 10},  {"422p10", Chroma::c422, 10},
+    {"444p10", Chroma::c444, 10}, {"mono10", Chroma::c400, 10},  {"monop10", Chroma::c400, 10},
+    {"420p12", Chroma::c420, 12}, {"422p12", Chroma::c422, 12},  {"444p12", Chroma::c444, 12},
+    {"mono12", Chroma::c400, 12}, {"monop12", Chroma::c400, 12}, {"420p16", Chroma::c420, 16},
+    {"422p16", Chroma::c422, 16}, {"444p16", Chroma::c444, 16},  {"mono16", Chroma::c400, 16},
+    {"monop16", Chroma::c400, 16},
+};
+
+// The longest header line accepted; real headers are well under 100 bytes.
+constexpr std::size_t kMaxHeaderLine = 4096;
+
+class Y4mSource final : public FrameSource {
+ public:
+  explicit Y4mSource(const std::string& path) : in_(path) {
+    const std::string header = read_line("header");
+    if (header.empty() && at_eof_) throw InputError(path, "size", "0 bytes", "empty input: no YUV4MPEG2 header");
+    if (header.rfind("YUV4MPEG2", 0) != 0 || (header.size() > 9 && header[9] != ' '))
+      throw InputError(path, "magic", printable(header.substr(0, 10)), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
+    bool have_w = false, have_h = false;
+    fmt_.chroma = Chroma::c420;  // the format's default colour space: 420jpeg
+    fmt_.bitdepth = 8;
+    std::size_t pos = 9;
+    while (pos < header.size()) {
+      while (pos < header.size() && header[pos] == ' ') ++pos;
+      if (pos >= header.size()) break;
+      std::size_t end = header.find(' ', pos);
+      if (end == std::string::npos) end = header.size();
+      const std::string tok = header.substr(pos, end - pos);
+      pos = end;
+      const char key = tok[0];
+      const std::string val = tok.substr(1);
+      switch (key) {
+        case 'W': fmt_.width = parse_dimension("W", val); have_w = true; break;
+        case 'H': fmt_.height = parse_dimension("H", val); have_h = true; break;
+        case 'I':
+          if (val != "p" && val != "?")
+            throw InputError(path, "header field I", val, "interlaced streams are not supported (only 'Ip')");
+          break;
+        case 'C': set_colorspace(val); break;
+        default: break;  // F (frame rate), A (aspect), X (extensions): not needed to score
+      }
+    }
+    if (!have_w) throw InputError(path, "header field W", "(missing)", "the header has no width");
+    if (!have_h) throw InputError(path, "header field H", "(missing)", "the header has no height");
+    bytes_ = frame_bytes(fmt_, path);
+  }
+
+  const Format& format() const override { return fmt_; }
+  const std::string& name() const override { return in_.path(); }
+
+  bool next(Frame& f) override {
+    if (f.size() != bytes_ || !(f.format() == fmt_)) f.reset(fmt_);
+    const std::string line = read_line(fmt::format("frame {} header", index_));
+    if (line.empty() && at_eof_) {
+      if (index_ == 0) throw InputError(in_.path(), "frames", "0", "empty input: the stream has a header but no frame");
+      return false;
+    }
+    if (line.rfind("FRAME", 0) != 0 || (line.size() > 5 && line[5] != ' '))
+      throw InputError(in_.path(), fmt::format("frame {} header", index_), printable(line.substr(0, 16)),
+                       "expected 'FRAME' (a previous frame may be longer than its header says)");
+    read_payload(in_, f, index_++);
+    return true;
+  }
+
+ private:
+  static std::string printable(const std::string& s) {
+    std::string out;
+    for (unsigned char c : s) out += (c >= 32 && c < 127) ? std::string(1, static_cast<char>(c)) : fmt::format("\\x{:02x}", c);
+    return out;
+  }
+
+  // Reads up to '\n' (not included). At end of file with nothing read: "" and at_eof_.
+  std::string read_line(const std::string& what) {
+    std::string s;
+    for (;;) {
+      const int c = std::fgetc(in_.get());
+      if (c == EOF) {
+        if (std::ferror(in_.get())) throw InputError(in_.path(), what, "", "read failed");
+        if (!s.empty()) throw InputError(in_.path(), what, printable(s.substr(0, 32)), "truncated: the input ends inside a header line");
+        at_eof_ = true;
+        return s;
+      }
+      if (c == '\n') return s;
+      s += static_cast<char>(c);
+      if (s.size() > kMaxHeaderLine)
+        throw InputError(in_.path(), what, printable(s.substr(0, 32)), fmt::format("header line longer than {} bytes", kMaxHeaderLine));
+    }
+  }
+
+  int parse_dimension(const char* key, const std::string& v) {
+    long long n = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    const std::string field = std::string("header field ") + key;
+    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
+      throw InputError(in_.path(), field, v, "not an integer");
+    if (n <= 0) throw InputError(in_.path(), field, v, "must be at least 1");
+    if (n > kMaxDimension) throw InputError(in_.path(), field, v, fmt::format("exceeds the largest supported {}", kMaxDimension));
+    return static_cast<int>(n);
+  }
+
+  void set_colorspace(const std::string& v) {
+    if (v.find("alpha") != std::string::npos)
+      throw InputError(in_.path(), "header field C", v, "streams with an alpha plane are not supported");
+    for (const Colorspace& c : kColorspaces)
+      if (v == c.tag) {
+        fmt_.chroma = c.chroma;
+        fmt_.bitdepth = c.bitdepth;
+        return;
+      }
+    throw InputError(in_.path(), "header field C", v,
+                     "unknown colour space (known: 420jpeg 420mpeg2 420paldv 420 422 444 mono, and "
+                     "420/422/444/mono with p10 p12 p16)");
+  }
+
+  InputFile in_;
+  Format fmt_{};
+  std::size_t bytes_ = 0;
+  unsigned index_ = 0;
+  bool at_eof_ = false;
+};
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::unique_ptr<FrameSource> open_yuv(const std::string& path, const Format& fmt) {
+  return std::make_unique<YuvSource>(path, fmt);
+}
+
+std::unique_ptr<FrameSource> open_y4m(const std::string& path) { return std::make_unique<Y4mSource>(path); }
+
+std::unique_ptr<FrameSource> open_input(const std::string& path, const std::optional<Format>& raw_format) {
+  if (raw_format) return open_yuv(path, *raw_format);
+  if (ends_with(path, ".y4m") || path == "-") return open_y4m(path);
+  if (ends_with(path, ".yuv"))
+    throw InputError(path, "geometry", "(none)", "raw .yuv input needs --width, --height, --pixfmt and --bitdepth");
+  return open_y4m(path);
+}
+
+}  // namespace twinproof

@@ -1,0 +1,133 @@
+#include "harness/scores.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace twinproof {
+
+void ScoreTable::put(std::string_view metric, unsigned frame, double value) {
+  auto& col = cols_[std::string(metric)];
+  if (frame < first_) throw std::logic_error(fmt::format("score for frame {} before the first frame {}", frame, first_));
+  const unsigned i = frame - first_;
+  if (col.size() <= i) col.resize(i + 1);
+  if (col[i]) throw std::logic_error(fmt::format("metric {} emitted twice for frame {}", metric, frame));
+  col[i] = value;
+  if (i + 1 > count_) count_ = i + 1;
+}
+
+std::vector<std::string> ScoreTable::metrics() const {
+  std::vector<std::string> m;
+  for (const auto& [k, v] : cols_) m.push_back(k);
+  return m;
+}
+
+std::optional<double> ScoreTable::get(const std::string& metric, unsigned frame) const {
+  const auto it = cols_.find(metric);
+  if (it == cols_.end() || frame < first_ || frame - first_ >= it->second.size()) return std::nullopt;
+  return it->second[frame - first_];
+}
+
+FrameRange parse_frame_range(const std::string& s) {
+  const auto colon = s.find(':');
+  const auto parse = [&](const std::string& part, const char* which) -> std::optional<unsigned> {
+    if (part.empty()) return std::nullopt;
+    unsigned v = 0;
+    auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || p != part.data() + part.size())
+      throw ConfigError("--frames", s, fmt::format("--frames: the {} frame '{}' is not a frame number", which, part));
+    return v;
+  };
+  if (colon == std::string::npos) throw ConfigError("--frames", s, "--frames takes A:B (inclusive), A: or :B");
+  FrameRange r;
+  r.first = parse(s.substr(0, colon), "first").value_or(0);
+  r.last = parse(s.substr(colon + 1), "last");
+  if (r.last && *r.last < r.first) throw ConfigError("--frames", s, "--frames: the last frame comes before the first");
+  return r;
+}
+
+ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run) {
+  ex.init(src.format(), options);
+  ScoreTable table;
+  table.set_frames(run.range.first, 0);
+  Frame frame;
+  unsigned index = 0;
+  bool any = false;
+  while (src.next(frame)) {
+    const unsigned t = index++;
+    if (t < run.range.first || (run.range.last && t > *run.range.last)) continue;
+    ex.extract(frame.view(), t, table);
+    any = true;
+    if (run.after_frame) run.after_frame(t, ex);
+  }
+  if (!any)
+    throw ConfigError("--frames", fmt::format("{}:", run.range.first),
+                      fmt::format("the input has {} frames; none is in the requested range", index));
+  ex.flush(table);
+  const unsigned last = run.range.last && *run.range.last < index ? *run.range.last : index - 1;
+  table.set_frames(run.range.first, last - run.range.first + 1);
+  for (const std::string& m : ex.metrics()) {
+    auto col = table.columns().count(m) ? table.columns().at(m) : std::vector<std::optional<double>>{};
+    col.resize(table.frames());
+    table.set_column(m, std::move(col));
+  }
+  return table;
+}
+
+std::string describe(const Mismatch& m) {
+  const auto show = [](const std::optional<double>& v) {
+    return v ? fmt::format("{:.17g} ({})", *v, hex(*v)) : std::string("(not emitted)");
+  };
+  std::string s = fmt::format("frame {} {}: expected {}, got {}", m.frame, m.metric, show(m.expected), show(m.actual));
+  if (m.expected && m.actual) {
+    if (m.cmp.ulp == std::numeric_limits<std::uint64_t>::max()) s += ", ULP distance n/a";
+    else s += fmt::format(", |diff| {:.3g}, {} ULP", m.cmp.abs_diff, m.cmp.ulp);
+    if (!m.cmp.note.empty()) s += " [" + m.cmp.note + "]";
+  }
+  return s;
+}
+
+std::string TableComparison::summary() const {
+  if (pass) return fmt::format("{} values match (max |diff| {:.3g}, max {} ULP)", values, max_abs_diff, max_ulp);
+  return fmt::format("{} of {} values differ; first: {} (max |diff| {:.3g})", mismatches, values,
+                     first ? describe(*first) : std::string("frame count"), max_abs_diff);
+}
+
+TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& actual, const Tolerance& t) {
+  TableComparison r;
+  const auto fail = [&](Mismatch m) {
+    r.pass = false;
+    ++r.mismatches;
+    if (!r.first) r.first = std::move(m);
+  };
+  std::vector<std::string> metrics = expected.metrics();
+  for (const std::string& m : actual.metrics())
+    if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) metrics.push_back(m);
+  const unsigned frames = std::max(expected.frames(), actual.frames());
+  if (expected.frames() != actual.frames() || expected.first_frame() != actual.first_frame()) r.pass = false;
+  for (const std::string& metric : metrics) {
+    for (unsigned i = 0; i < frames; ++i) {
+      const unsigned f = expected.first_frame() + i;
+      const std::optional<double> e = expected.get(metric, f), a = actual.get(metric, f);
+      if (!e && !a) continue;
+      ++r.values;
+      Mismatch m{metric, f, e, a, {}};
+      if (!e || !a) {
+        fail(m);
+        continue;
+      }
+      m.cmp = compare_values(*e, *a, t);
+      // NaN, once seen, stays the largest difference.
+      if (std::isnan(m.cmp.abs_diff)) r.max_abs_diff = m.cmp.abs_diff;
+      else if (!std::isnan(r.max_abs_diff)) r.max_abs_diff = std::max(r.max_abs_diff, m.cmp.abs_diff);
+      r.max_ulp = std::max(r.max_ulp, m.cmp.ulp);
+      if (!m.cmp.pass) fail(m);
+    }
+  }
+  return r;
+}
+
+}  // namespace twinproof

@@ -1,0 +1,74 @@
+// Score tables and running an extractor over a stream of frames.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extractors/extractor.hpp"
+#include "harness/compare.hpp"
+#include "harness/io/frame.hpp"
+
+namespace twinproof {
+
+// Per metric, per frame: the value, or nullopt when the metric was not emitted for that frame.
+class ScoreTable final : public ScoreSink {
+ public:
+  void put(std::string_view metric, unsigned frame, double value) override;
+  void set_frames(unsigned first, unsigned count) { first_ = first; count_ = count; }
+  unsigned first_frame() const { return first_; }
+  unsigned frames() const { return count_; }
+  std::vector<std::string> metrics() const;
+  std::optional<double> get(const std::string& metric, unsigned frame) const;  // absolute frame label
+  const std::map<std::string, std::vector<std::optional<double>>>& columns() const { return cols_; }
+  void set_column(const std::string& metric, std::vector<std::optional<double>> values) { cols_[metric] = std::move(values); }
+
+ private:
+  unsigned first_ = 0, count_ = 0;
+  std::map<std::string, std::vector<std::optional<double>>> cols_;
+};
+
+struct FrameRange {
+  unsigned first = 0;
+  std::optional<unsigned> last;  // inclusive; nullopt: to the end
+};
+// "A:B" (inclusive), "A:" or ":B"; throws ConfigError.
+FrameRange parse_frame_range(const std::string& s);
+
+struct RunOptions {
+  FrameRange range;
+  // Called after each frame is extracted (repro uses it to inspect stages).
+  std::function<void(unsigned frame, const Extractor&)> after_frame;
+};
+
+// Streams `src` through a freshly initialised extractor; reads the whole source (so that a
+// verified source checks its hash) even when `range` ends earlier.
+ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run = {});
+
+// One value that differs between two tables.
+struct Mismatch {
+  std::string metric;
+  unsigned frame = 0;
+  std::optional<double> expected, actual;
+  ValueComparison cmp;
+};
+
+struct TableComparison {
+  bool pass = true;
+  std::size_t values = 0;      // values compared
+  std::size_t mismatches = 0;  // failing values
+  std::optional<Mismatch> first;
+  double max_abs_diff = 0;     // over values both present (NaN wins)
+  std::uint64_t max_ulp = 0;
+  std::string summary() const;  // one line
+};
+
+// Compares every metric and frame of `expected` against `actual`: a value present in one and
+// absent in the other fails, a frame count difference fails.
+TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& actual, const Tolerance& t);
+
+std::string describe(const Mismatch& m);
+
+}  // namespace twinproof

