@@ -22,7 +22,7 @@ const Backend& backend_or_throw(const std::string& feature, const std::string& n
   std::string known;
   for (const Backend* b : backends(with_mutants))
     if (b->feature == feature) known += (known.empty() ? "" : ", ") + std::string(b->name);
-  throw ConfigError("--backend", name, fmt::format("no backend '{}' for {}; known: {}", name, feature, known));
+  throw ConfigError("--backend", name, fmt::format("--backend '{}': no such backend for {}; known: {}", name, feature, known));
 }
 
 bool glob_match(const std::string& pattern, const std::string& text) {

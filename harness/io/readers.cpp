@@ -83,10 +83,13 @@ constexpr std::size_t kMaxHeaderLine = 4096;
 class Y4mSource final : public FrameSource {
  public:
   explicit Y4mSource(const std::string& path) : in_(path) {
-    const std::string header = read_line("header");
-    if (header.empty() && at_eof_) throw InputError(path, "size", "0 bytes", "empty input: no YUV4MPEG2 header");
-    if (header.rfind("YUV4MPEG2", 0) != 0 || (header.size() > 9 && header[9] != ' '))
-      throw InputError(path, "magic", printable(header.substr(0, 10)), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
+    // The magic first, so that a file of another kind is named as such, not as a bad header.
+    char magic[10] = {};
+    const std::size_t got = in_.read(magic, 10);
+    if (got == 0) throw InputError(path, "size", "0 bytes", "empty input: no YUV4MPEG2 header");
+    if (got < 10 || std::memcmp(magic, "YUV4MPEG2", 9) != 0 || (magic[9] != ' ' && magic[9] != '\n'))
+      throw InputError(path, "magic", printable(std::string(magic, got)), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
+    const std::string header = "YUV4MPEG2 " + (magic[9] == '\n' ? std::string() : read_line("header"));
     bool have_w = false, have_h = false;
     fmt_.chroma = Chroma::c420;  // the format's default colour space: 420jpeg
     fmt_.bitdepth = 8;

@@ -1,0 +1,75 @@
+#include "extractors/cuda/runtime.hpp"
+
+#include <fmt/format.h>
+
+namespace twinproof {
+
+// The registry's availability check for every CUDA backend.
+Availability cuda_availability() {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky error so later queries start clean
+    return {false, fmt::format("no usable CUDA device: {}: {}", cudaGetErrorName(e), cudaGetErrorString(e))};
+  }
+  if (n == 0) return {false, "no CUDA device"};
+  return {true, {}};
+}
+
+namespace cuda {
+
+void check(cudaError_t e, const char* call) {
+  if (e == cudaSuccess) return;
+  throw DeviceError(fmt::format("{} failed: {}: {}", call, cudaGetErrorName(e), cudaGetErrorString(e)));
+}
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+void use_device(int device) {
+  const int n = device_count();
+  if (device < 0 || device >= n)
+    throw ConfigError("--device", std::to_string(device),
+                      fmt::format("--device {}: this host has {} CUDA device(s) visible (CUDA_VISIBLE_DEVICES applies)", device, n));
+  TP_CUDA(cudaSetDevice(device));
+}
+
+DeviceInfo device_info(int device) {
+  cudaDeviceProp p{};
+  TP_CUDA(cudaGetDeviceProperties(&p, device));
+  return {device, p.name, p.major, p.minor, p.totalGlobalMem, p.multiProcessorCount};
+}
+
+static std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+
+std::string runtime_version() {
+  int v = 0;
+  return cudaRuntimeGetVersion(&v) == cudaSuccess ? version_text(v) : "unknown";
+}
+
+std::string driver_version() {
+  int v = 0;
+  return cudaDriverGetVersion(&v) == cudaSuccess && v > 0 ? version_text(v) : "none";
+}
+
+bool Event::done() const {
+  const cudaError_t e = cudaEventQuery(e_);
+  if (e == cudaErrorNotReady) return false;
+  check(e, "cudaEventQuery");
+  return true;
+}
+
+float elapsed_ms(const Event& start, const Event& stop) {
+  float ms = 0;
+  TP_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return ms;
+}
+
+}  // namespace cuda
+}  // namespace twinproof

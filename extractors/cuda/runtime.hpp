@@ -1,0 +1,139 @@
+// Host-side CUDA helpers shared by the GPU backends: checked calls, device selection, owned
+// device and pinned buffers, streams and events. Every failure is a DeviceError naming the call.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include <cuda_runtime_api.h>
+
+#include "extractors/extractor.hpp"
+#include "extractors/registry.hpp"
+
+namespace twinproof::cuda {
+
+// Throws DeviceError "CALL failed: <CUDA error name>: <text>" unless e is cudaSuccess. Kernel
+// launchers return their launch error, so TP_CUDA(kernels::row_sad(...)) checks a launch too.
+void check(cudaError_t e, const char* call);
+#define TP_CUDA(call) ::twinproof::cuda::check((call), #call)
+
+// Makes `device` current for this thread; ConfigError when no such device.
+void use_device(int device);
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  std::size_t memory = 0;
+  int sms = 0;
+};
+DeviceInfo device_info(int device);
+int device_count();  // 0 when there is no driver or device
+std::string runtime_version();
+std::string driver_version();
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t n) { resize(n); }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      p_ = std::exchange(o.p_, nullptr);
+      n_ = std::exchange(o.n_, 0);
+    }
+    return *this;
+  }
+  void resize(std::size_t n) {
+    if (n == n_) return;
+    release();
+    if (n > 0) TP_CUDA(cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+    n_ = n;
+  }
+  T* get() const { return p_; }
+  std::size_t size() const { return n_; }
+  std::size_t bytes() const { return n_ * sizeof(T); }
+
+ private:
+  void release() {
+    if (p_ != nullptr) cudaFree(p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Page-locked host memory, so that copies are truly asynchronous and run at full bandwidth.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  ~PinnedBuffer() { release(); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  void resize(std::size_t n) {
+    if (n == n_) return;
+    release();
+    if (n > 0) TP_CUDA(cudaMallocHost(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+    n_ = n;
+  }
+  T* get() const { return p_; }
+  std::size_t size() const { return n_; }
+  T& operator[](std::size_t i) const { return p_[i]; }
+
+ private:
+  void release() {
+    if (p_ != nullptr) cudaFreeHost(p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+class Stream {
+ public:
+  Stream() { TP_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~Stream() {
+    if (s_ != nullptr) cudaStreamDestroy(s_);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+  void sync() const { TP_CUDA(cudaStreamSynchronize(s_)); }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class Event {
+ public:
+  explicit Event(bool timing = false) {
+    TP_CUDA(cudaEventCreateWithFlags(&e_, timing ? cudaEventDefault : cudaEventDisableTiming));
+  }
+  ~Event() {
+    if (e_ != nullptr) cudaEventDestroy(e_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+  void record(cudaStream_t s) { TP_CUDA(cudaEventRecord(e_, s)); }
+  void sync() const { TP_CUDA(cudaEventSynchronize(e_)); }
+  bool done() const;  // true once reached; DeviceError on a fault
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+// Milliseconds between two recorded timing events.
+float elapsed_ms(const Event& start, const Event& stop);
+
+}  // namespace twinproof::cuda

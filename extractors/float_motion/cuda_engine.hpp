@@ -1,0 +1,52 @@
+// What the CUDA engines of float_motion share: the device, per-plane device buffers, uploading a
+// picture's planes, and downloading stages for inspection. Each backend's own file says how a
+// frame is blurred and how a pair is reduced.
+#pragma once
+
+#include <deque>
+#include <vector>
+
+#include "extractors/cuda/runtime.hpp"
+#include "extractors/float_motion/motion.hpp"
+
+namespace twinproof::float_motion {
+
+class CudaEngineBase : public MotionEngine {
+ public:
+  explicit CudaEngineBase(const ExtractorContext& ctx) : ctx_(ctx) {}
+  void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override;
+  std::optional<double> take(bool wait) override;
+  std::optional<Probe> inspect(Stage s) const override;
+
+ protected:
+  struct DevicePlane {
+    PlaneGeometry g{};
+    cuda::DeviceBuffer<std::uint8_t> samples;    // w x h samples, compact
+    cuda::DeviceBuffer<float> converted, vertical;  // latest frame (when the backend has them)
+    cuda::DeviceBuffer<float> blurred[2], down[2];  // [frame parity]
+    cuda::DeviceBuffer<float> rows, rows_down;      // row sums of the latest pair
+    std::vector<float> host_rows, host_rows_down;
+    double total = 0, total_down = 0;  // fp32 totals widened, or the double block total
+    float score = 0;
+  };
+
+  // Which stages this backend computes (others are reported as not exposed).
+  virtual bool has_stage(Stage s) const = 0;
+  // Called by init once the planes exist; allocate what the backend needs.
+  virtual void allocate(DevicePlane& p) = 0;
+
+  // Copies the plane's w x h samples (libvmaf geometry) into p.samples on `stream`.
+  void upload(const PictureView& pic, DevicePlane& p, cudaStream_t stream);
+  std::size_t bytes_per_sample() const { return static_cast<std::size_t>(fmt_.bytes_per_sample()); }
+
+  const ExtractorContext ctx_;
+  Format fmt_{};
+  Taps taps_{};
+  bool add_scale1_ = false;
+  std::vector<DevicePlane> planes_;
+  unsigned frames_ = 0;
+  std::deque<double> ready_;
+  cuda::Stream stream_;
+};
+
+}  // namespace twinproof::float_motion

@@ -1,0 +1,36 @@
+// Launchers of float_motion's CUDA kernels. Each enqueues on `stream` and returns the launch's
+// error (cudaGetLastError) for the host to check; none synchronises.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "extractors/float_motion/arithmetic.hpp"
+
+namespace twinproof::float_motion::kernels {
+
+// ---- blur.cu: the reference's three stages, one thread per output sample -----------------------
+// samples: w x h, row pitch w samples of `bytes_per_sample` (1 or 2) bytes.
+cudaError_t convert(const std::uint8_t* samples, int bytes_per_sample, int bitdepth, int w, int h, float* out,
+                    cudaStream_t stream);
+cudaError_t blur_vertical(const float* in, int w, int h, const Taps& taps, float* tmp, cudaStream_t stream);
+cudaError_t blur_horizontal(const float* tmp, int w, int h, const Taps& taps, float* out, cudaStream_t stream);
+
+// ---- row_sad.cu: one thread walks one row left to right; h floats out ---------------------------
+cudaError_t row_sad(const float* a, const float* b, int w, int h, float* rows, cudaStream_t stream);
+
+// ---- scale1.cu: bilinear half-size downscale, the spec's double-then-fp32 coordinates ------------
+cudaError_t downscale(const float* in, int w, int h, int sw, int sh, float* out, cudaStream_t stream);
+
+// ---- block_sad.cu: the non-exact design (cuda-block) ----------------------------------------------
+// Fused 2D blur from samples (convert, vertical and horizontal through shared memory).
+cudaError_t fused_blur(const std::uint8_t* samples, int bytes_per_sample, int bitdepth, int w, int h,
+                       const Taps& taps, float* out, cudaStream_t stream);
+// Sum of |A - B| over each 16x16 block, reduced with warp shuffles: one float per block, row-major
+// over ceil(w/16) x ceil(h/16) blocks.
+inline constexpr int kSadBlock = 16;
+cudaError_t block_sad(const float* a, const float* b, int w, int h, float* block_sums, cudaStream_t stream);
+
+}  // namespace twinproof::float_motion::kernels

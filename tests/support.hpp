@@ -1,0 +1,63 @@
+// Helpers shared by the suites: temporary folders, files, and running the twinproof binary.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "extractors/extractor.hpp"
+#include "harness/goldens.hpp"
+#include "harness/io/frame.hpp"
+
+namespace twinproof {
+// Printers for Boost.Test messages.
+inline std::ostream& operator<<(std::ostream& os, Chroma c) { return os << to_string(c); }
+inline std::ostream& operator<<(std::ostream& os, const PlaneSize& s) { return os << s.w << "x" << s.h; }
+inline std::ostream& operator<<(std::ostream& os, const Format& f) { return os << describe(f); }
+inline std::ostream& operator<<(std::ostream& os, GoldenStatus s) { return os << to_string(s); }
+}  // namespace twinproof
+
+namespace twinproof::test {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void write_file(const std::filesystem::path& p, const std::string& bytes);
+std::string read_file(const std::filesystem::path& p);
+
+struct CliResult {
+  int rc = -1;
+  std::string out, err;
+};
+// Runs the twinproof binary ($TWINPROOF_BIN, else the one built beside the tests).
+CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_file = {});
+
+// A frame with every sample set by fn(plane, x, y).
+template <class Fn>
+Frame make_frame(const Format& fmt, Fn fn) {
+  Frame f;
+  f.reset(fmt);
+  for (int p = 0; p < fmt.planes(); ++p) {
+    const PlaneSize s = stored_plane_size(fmt, p);
+    for (int y = 0; y < s.h; ++y)
+      for (int x = 0; x < s.w; ++x) {
+        const unsigned v = fn(p, x, y);
+        std::uint8_t* base = f.bytes() + f.plane_offset(p);
+        if (fmt.bitdepth == 8) base[static_cast<std::size_t>(y) * s.w + x] = static_cast<std::uint8_t>(v);
+        else reinterpret_cast<std::uint16_t*>(base)[static_cast<std::size_t>(y) * s.w + x] = static_cast<std::uint16_t>(v);
+      }
+  }
+  return f;
+}
+
+}  // namespace twinproof::test

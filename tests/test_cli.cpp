@@ -1,0 +1,134 @@
+// The command line end to end: results, JSON that round-trips, and every bad input an exit 2
+// with one line naming file, field and value, and no partial table.
+#include <bit>
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include "harness/compare.hpp"
+#include "harness/goldens.hpp"
+#include "harness/paths.hpp"
+#include "tests/support.hpp"
+
+using namespace twinproof;
+using twinproof::test::run_cli;
+using twinproof::test::TempDir;
+
+namespace {
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// The refusal line: exactly one line on stderr, nothing on stdout.
+void expect_refusal(const test::CliResult& r, const std::vector<std::string>& parts) {
+  BOOST_TEST(r.rc == 2);
+  BOOST_TEST(r.out.empty());
+  BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  for (const std::string& p : parts) BOOST_TEST_CONTEXT(r.err) { BOOST_TEST(contains(r.err, p)); }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cli)
+
+BOOST_AUTO_TEST_CASE(score_json_round_trips_to_the_oracle_bits) {
+  TempDir dir;
+  const auto r = run_cli({"score", "vector:flash64", "-o", "mbf=0.5", "-o", "mbo=3", "--json", (dir / "s.json").string()});
+  BOOST_TEST(r.rc == 0);
+  BOOST_TEST(contains(r.out, "0x1.fep+7"));  // the table shows %a
+  const auto j = nlohmann::json::parse(test::read_file(dir / "s.json"));
+  const GoldenFile g = load_golden_file(data_root() / "goldens/float_motion/flash64.json");
+  const GoldenCase* blend = nullptr;
+  for (const GoldenCase& c : g.cases)
+    if (c.id == "flash64/blend") blend = &c;
+  BOOST_REQUIRE(blend != nullptr);
+  BOOST_TEST(j["frames"].size() == 8u);
+  for (unsigned f = 0; f < 8; ++f)
+    for (const char* m : {"motion", "motion2", "motion3"}) {
+      const double got = j["frames"][f]["metrics"][m].get<double>();
+      BOOST_TEST(std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(*blend->expected.get(m, f)));
+    }
+  BOOST_TEST(j["frames"][3]["frameNum"] == 3);
+}
+
+BOOST_AUTO_TEST_CASE(not_emitted_metric_is_absent_from_json) {
+  const auto r = run_cli({"score", "vector:tiny3", "-o", "debug=false", "--json", "-"});
+  BOOST_TEST(r.rc == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  BOOST_TEST(!j["frames"][1]["metrics"].contains("motion"));
+  BOOST_TEST(j["frames"][1]["metrics"].contains("motion2"));
+}
+
+BOOST_AUTO_TEST_CASE(stdin_raw_and_frame_ranges) {
+  TempDir dir;
+  BOOST_TEST(run_cli({"vectors", "make", "tiny3", "--y4m", "-O", (dir / "t.y4m").string()}).rc == 0);
+  BOOST_TEST(run_cli({"vectors", "make", "tiny3", "-O", (dir / "t.yuv").string()}).rc == 0);
+  const auto a = run_cli({"score", "-", "--json", "-"}, (dir / "t.y4m").string());
+  const auto b = run_cli({"score", (dir / "t.yuv").string(), "--width", "3", "--height", "3", "--pixfmt", "444",
+                          "--bitdepth", "8", "--json", "-"});
+  BOOST_TEST(a.rc == 0);
+  BOOST_TEST(b.rc == 0);
+  BOOST_TEST(nlohmann::json::parse(a.out)["frames"] == nlohmann::json::parse(b.out)["frames"]);
+  const auto c = run_cli({"score", (dir / "t.y4m").string(), "--frames", "2:3", "--json", "-"});
+  const auto jc = nlohmann::json::parse(c.out);
+  BOOST_TEST(jc["frames"].size() == 2u);
+  BOOST_TEST(jc["frames"][0]["frameNum"] == 2);
+  BOOST_TEST(jc["frames"][0]["metrics"]["motion"] == 0.0);  // first frame of the range
+}
+
+BOOST_AUTO_TEST_CASE(bad_inputs_exit_2_with_one_line) {
+  TempDir dir;
+  const std::string missing = (dir / "nope.y4m").string();
+  expect_refusal(run_cli({"score", missing}), {"nope.y4m", "file"});
+  test::write_file(dir / "bad.y4m", "YUV4MPEG2 W8 H8 C411\nFRAME\n");
+  expect_refusal(run_cli({"score", (dir / "bad.y4m").string()}), {"bad.y4m", "header field C", "'411'"});
+  test::write_file(dir / "raw.yuv", std::string(100, '\0'));
+  expect_refusal(run_cli({"score", (dir / "raw.yuv").string()}), {"raw.yuv", "--width"});
+  expect_refusal(run_cli({"score", (dir / "raw.yuv").string(), "--width", "8", "--height", "8", "--pixfmt", "420",
+                          "--bitdepth", "8"}),
+                 {"raw.yuv", "size", "100 bytes", "truncated"});
+  expect_refusal(run_cli({"score", (dir / "raw.yuv").string(), "--width", "10", "--height", "10", "--pixfmt", "411",
+                          "--bitdepth", "8"}),
+                 {"--pixfmt", "'411'"});
+  expect_refusal(run_cli({"score", "vector:pan576", "-o", "motion_foo=1"}), {"pan576", "motion_foo", "'1'"});
+  expect_refusal(run_cli({"score", "vector:pan576", "-o", "mfw=5.5"}), {"pan576", "motion_fps_weight", "'5.5'", "[0, 5]"});
+  expect_refusal(run_cli({"score", "vector:pan576", "-o", "mfs=3.7"}), {"motion_filter_size", "'3.7'"});
+  expect_refusal(run_cli({"score", "vector:mono160", "-o", "motion_add_uv=true"}), {"mono160", "motion_add_uv", "4:0:0"});
+  expect_refusal(run_cli({"score", "vector:tiny2"}), {"tiny2", "plane Y", "'2x2'"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--backend", "nosuch"}), {"--backend", "'nosuch'"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--frames", "9:"}), {"--frames"});
+  expect_refusal(run_cli({"score", "vector:nosuch"}), {"vector", "'nosuch'"});
+}
+
+BOOST_AUTO_TEST_CASE(truncated_stream_leaves_no_partial_table) {
+  TempDir dir;
+  BOOST_TEST(run_cli({"vectors", "make", "pan576", "--y4m", "-O", (dir / "p.y4m").string()}).rc == 0);
+  std::string bytes = test::read_file(dir / "p.y4m");
+  bytes.resize(bytes.size() - 1000);  // the last frame loses its tail
+  test::write_file(dir / "cut.y4m", bytes);
+  const auto r = run_cli({"score", (dir / "cut.y4m").string()});
+  expect_refusal(r, {"cut.y4m", "frame 47", "truncated"});
+}
+
+BOOST_AUTO_TEST_CASE(goldens_check_ends_with_the_count_line) {
+  const auto r = run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "single/*"});
+  BOOST_TEST(r.rc == 0);
+  BOOST_TEST(contains(r.out, "\n7 passed, 0 failed\n"));
+  const auto gpu = run_cli({"goldens", "check", "--backend", "nosuch"});
+  BOOST_TEST(gpu.rc == 2);
+}
+
+BOOST_AUTO_TEST_CASE(backends_says_why_unavailable) {
+  const auto r = run_cli({"backends"});
+  BOOST_TEST(r.rc == 0);
+  BOOST_TEST(contains(r.out, "cpu"));
+#if !TWINPROOF_HAVE_CUDA
+  BOOST_TEST(contains(r.out, "built without CUDA"));
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
+  BOOST_TEST(run_cli({}).rc == 2);
+  BOOST_TEST(run_cli({"score"}).rc == 2);
+  BOOST_TEST(run_cli({"score", "vector:tiny3", "--nosuchflag"}).rc == 2);
+  BOOST_TEST(run_cli({"--help"}).rc == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

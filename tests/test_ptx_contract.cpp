@@ -1,0 +1,85 @@
+// The device numerics contract, checked on the PTX of every kernel file (no GPU needed), and a
+// control: the blur built with contraction on must be caught.
+#include <filesystem>
+
+#include <boost/test/unit_test.hpp>
+
+#include "harness/ptx_contract.hpp"
+#include "tests/support.hpp"
+
+using namespace twinproof;
+
+BOOST_AUTO_TEST_SUITE(ptx_contract)
+
+BOOST_AUTO_TEST_CASE(checker_flags_each_rule_on_handwritten_ptx) {
+  const std::string ptx = R"(
+.visible .entry _Z10blur_kernelPf(
+	.param .u64 p
+)
+{
+	mul.rn.f32 	%f1, %f2, %f3;
+	add.rn.f32 	%f4, %f1, %f5;
+	abs.f32 	%f6, %f4;
+	fma.rn.f32 	%f7, %f1, %f2, %f3;
+	add.f32 	%f8, %f1, %f2;
+	@%p1 mul.f32 	%f9, %f1, %f2;
+	add.rn.ftz.f32 	%f10, %f1, %f2;
+	div.approx.f32 	%f11, %f1, %f2;
+	shfl.sync.down.b32 	%r1, %r2, 16, 31, -1;
+	ret;
+}
+.visible .entry _Z14row_sad_kernelPf(
+	.param .u64 p
+)
+{
+	add.rn.f32 	%f1, %f1, %f2;
+	shfl.sync.down.b32 	%r1, %r2, 16, 31, -1;
+	atom.global.add.f32 	%f3, [%rd1], %f1;
+	red.global.add.f32 	[%rd1], %f1;
+	add.rn.f64 	%fd1, %fd2, %fd3;
+	ret;
+}
+)";
+  const auto kernels = parse_ptx_kernels(ptx);
+  BOOST_TEST(kernels.size() == 2u);
+  const auto v = check_ptx_contract(ptx);
+  std::vector<std::string> ops;
+  for (const auto& x : v) ops.push_back(x.instruction);
+  // Blur kernel: fma, the two unrounded f32 ops, ftz, approx; its shuffle is allowed there.
+  const std::vector<std::string> expected = {"fma.rn.f32", "add.f32", "mul.f32", "add.rn.ftz.f32", "div.approx.f32",
+                                             "shfl.sync.down.b32", "atom.global.add.f32", "red.global.add.f32", "add.rn.f64"};
+  BOOST_TEST(ops == expected, boost::test_tools::per_element());
+  BOOST_TEST(v[0].line == 9);
+}
+
+#if TWINPROOF_HAVE_CUDA
+BOOST_AUTO_TEST_CASE(every_kernel_file_keeps_the_contract) {
+  int kernels = 0;
+  for (const char* file : {"blur.ptx", "row_sad.ptx", "scale1.ptx", "block_sad.ptx"}) {
+    const std::string ptx = test::read_file(std::filesystem::path(TWINPROOF_PTX_DIR) / file);
+    BOOST_TEST_CONTEXT(file) {
+      BOOST_TEST(!ptx.empty());
+      kernels += static_cast<int>(parse_ptx_kernels(ptx).size());
+      for (const PtxViolation& v : check_ptx_contract(ptx))
+        BOOST_ERROR(file << ":" << v.line << " " << v.kernel << ": " << v.instruction << ": " << v.rule);
+    }
+  }
+  BOOST_TEST(kernels >= 8);
+  // The row-SAD kernel exists and is checked under the reduction rules.
+  bool found = false;
+  for (const PtxKernel& k : parse_ptx_kernels(test::read_file(std::filesystem::path(TWINPROOF_PTX_DIR) / "row_sad.ptx")))
+    found = found || k.name.find("row_sad") != std::string::npos;
+  BOOST_TEST(found);
+}
+
+BOOST_AUTO_TEST_CASE(contracted_blur_is_caught) {
+  const std::string ptx = test::read_file(std::filesystem::path(TWINPROOF_PTX_DIR) / "blur_contracted.ptx");
+  const auto v = check_ptx_contract(ptx);
+  BOOST_TEST(!v.empty());
+  bool fma = false;
+  for (const PtxViolation& x : v) fma = fma || x.instruction.rfind("fma", 0) == 0;
+  BOOST_TEST(fma);
+}
+#endif
+
+BOOST_AUTO_TEST_SUITE_END()
