@@ -108,7 +108,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace
 
-GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorContext& ctx) {
+GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorContext& ctx, const Tolerance& t) {
   GoldenResult r;
   r.id = c.id;
   const auto t0 = std::chrono::steady_clock::now();
@@ -123,7 +123,7 @@ GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorCo
     auto src = open_vector(v);
     auto ex = make_extractor(b, ctx);
     const ScoreTable got = run_extractor(*ex, *src, c.options);
-    r.comparison = compare_tables(c.expected, got, Tolerance::exact());
+    r.comparison = compare_tables(c.expected, got, t);
     r.status = r.comparison.pass ? GoldenStatus::pass : GoldenStatus::fail;
     r.detail = fmt::format("{} frames, {}", got.frames(), r.comparison.summary());
   } catch (const InputError& e) {

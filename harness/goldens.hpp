@@ -53,8 +53,9 @@ struct GoldenResult {
   TableComparison comparison;  // scored cases
 };
 
-// Scores the case's vector with the backend and compares every value bit for bit.
-GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorContext& ctx);
+// Scores the case's vector with the backend and compares every value (bit for bit by default).
+GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorContext& ctx,
+                        const Tolerance& t = Tolerance::exact());
 // The backend must refuse the configuration at init.
 GoldenResult check_refusal(const Backend& b, const GoldenRefusal& r, const ExtractorContext& ctx);
 

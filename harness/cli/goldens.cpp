@@ -16,6 +16,7 @@ struct CheckArgs {
   unsigned jobs = 0;
   bool skip_absent = false;
   int device = 0;
+  int places = 0;  // 0: exact
 };
 
 int check(const CheckArgs& a) {
@@ -37,12 +38,15 @@ int check(const CheckArgs& a) {
   }
   ExtractorContext ctx;
   ctx.device = a.device;
+  const Tolerance tolerance = a.places > 0 ? Tolerance::at_places(a.places) : Tolerance::exact();
   unsigned passed = 0, failed = 0, absent = 0, errors = 0, cases_ok = 0, cases = 0, refusals_ok = 0, refusals = 0;
   // GPU backends share one device: run their cases one at a time.
   const unsigned jobs = b.gpu() ? 1 : (a.jobs ? a.jobs : default_jobs());
   run_ordered<GoldenResult>(
       items.size(), jobs,
-      [&](std::size_t i) { return items[i].c ? check_case(b, *items[i].c, ctx) : check_refusal(b, *items[i].r, ctx); },
+      [&](std::size_t i) {
+        return items[i].c ? check_case(b, *items[i].c, ctx, tolerance) : check_refusal(b, *items[i].r, ctx);
+      },
       [&](std::size_t i, GoldenResult& r) {
         fmt::print("{:<6} {:<40} {:>6.2f}s  {}\n", to_string(r.status), r.id, r.seconds, r.detail);
         std::fflush(stdout);
@@ -56,7 +60,8 @@ int check(const CheckArgs& a) {
           case GoldenStatus::error: ++errors; break;
         }
       });
-  fmt::print("backend {}: scored cases {}/{} exact, expected refusals {}/{}", a.backend, cases_ok, cases, refusals_ok, refusals);
+  fmt::print("backend {}: scored cases {}/{} {}, expected refusals {}/{}", a.backend, cases_ok, cases, tolerance.describe(),
+             refusals_ok, refusals);
   if (absent) fmt::print(", {} absent (vector not fetched)", absent);
   if (errors) fmt::print(", {} errors", errors);
   fmt::print("\n");
@@ -82,6 +87,8 @@ void add_goldens(CLI::App& app, int& rc) {
   ch->add_option("-j,--jobs", a->jobs, "Parallel cases (default: all cores; GPU backends run one at a time)");
   ch->add_flag("--skip-absent", a->skip_absent, "Report cases whose vector is not fetched as skipped instead of failed");
   ch->add_option("--device", a->device, "GPU ordinal")->capture_default_str();
+  ch->add_option("--places", a->places, "Judge scored cases at places=N instead of exact (for non-exact twins)")
+      ->check(CLI::Range(1, 15));
   ch->callback([a, &rc] { rc = check(*a); });
 }
 
