@@ -138,6 +138,8 @@ class Extractor {
   virtual std::vector<std::string> metrics() const = 0;
   // The latest frame's stage, when the context asked to capture stages and the backend has it.
   virtual std::optional<Probe> inspect(Stage) const { return std::nullopt; }
+  // Device time spent computing (CUDA events around the kernels), for device backends.
+  virtual std::optional<double> device_ms() const { return std::nullopt; }
 };
 
 }  // namespace twinproof

@@ -15,14 +15,12 @@ namespace utf = boost::unit_test;
 
 namespace {
 
-struct CudaPresent {
-  boost::test_tools::assertion_result operator()(utf::test_unit_id) const {
-    const Availability a = find_backend("float_motion", "cuda-rowthread")->availability();
-    boost::test_tools::assertion_result r(a.available);
-    r.message() << a.reason;
-    return r;
-  }
-};
+boost::test_tools::assertion_result cuda_present(utf::test_unit_id) {
+  const Availability a = find_backend("float_motion", "cuda-rowthread")->availability();
+  boost::test_tools::assertion_result r(a.available);
+  r.message() << a.reason;
+  return r;
+}
 
 struct Config {
   Format fmt;
@@ -98,7 +96,7 @@ std::vector<Config> configurations() {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(cuda_twins, *utf::precondition(CudaPresent()))
+BOOST_AUTO_TEST_SUITE(cuda_twins, *utf::precondition(cuda_present))
 
 BOOST_AUTO_TEST_CASE(exact_twins_match_every_stage_of_the_reference) {
   std::random_device rd;

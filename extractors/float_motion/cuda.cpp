@@ -1,9 +1,273 @@
-// cuda: the exact CUDA twin users run. For now it runs the row-thread engine; it is registered
-// on its own so that it can be made fast without changing a bit of its results.
-#include "extractors/float_motion/cuda_rowthread.hpp"
+// cuda: the fast exact CUDA twin users run. Same bits as the reference, by the same order of
+// every operation (see kernels/float_motion/blur_row_sad.cu); the speed comes from
+//  - one fused kernel per plane and batch of up to 8 frames: blur and row SADs in shared memory,
+//    each frame blurred once, blurred planes never written to device memory;
+//  - pinned staging filled by several threads, uploads on their own stream, so that the next
+//    batch's copy overlaps this batch's kernels;
+//  - the host adding each pair's row sums with score_from_row_sums, as the CPU does.
+#include <deque>
+#include <span>
+
+#include "extractors/cuda/copy_pool.hpp"
+#include "extractors/cuda/runtime.hpp"
+#include "extractors/float_motion/motion.hpp"
+#include "kernels/float_motion/kernels.hpp"
+
+namespace twinproof::float_motion {
+namespace {
+
+constexpr int kRing = 3;  // batches in the pipeline: staging, uploading/computing, collecting
+constexpr int kMaxBatch = kernels::kMaxBatchFrames - 1;
+
+class CudaEngine final : public MotionEngine {
+ public:
+  explicit CudaEngine(const ExtractorContext& ctx)
+      : ctx_(ctx), pool_(std::min(7u, std::max(1u, std::thread::hardware_concurrency() / 2)) - 1) {}
+
+  void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override {
+    cuda::use_device(ctx_.device);
+    upload_ = std::make_unique<cuda::Stream>();
+    compute_ = std::make_unique<cuda::Stream>();
+    fmt_ = fmt;
+    taps_ = taps_for(o.filter_size);
+    add_scale1_ = o.add_scale1;
+    // Stage capture inspects every frame: batches of one, blurred planes kept.
+    batch_ = ctx_.capture_stages ? 1 : kMaxBatch;
+    keep_blurred_ = ctx_.capture_stages || add_scale1_;
+    planes_.clear();
+    planes_.resize(planes.size());
+    for (std::size_t i = 0; i < planes.size(); ++i) {
+      Plane& p = planes_[i];
+      p.g = planes[i];
+      p.frame_bytes = static_cast<std::size_t>(p.g.w) * p.g.h * fmt_.bytes_per_sample();
+      for (int k = 0; k < kRing; ++k) {
+        p.samples[k].resize(p.frame_bytes * batch_);
+        p.staging[k].resize(p.frame_bytes * batch_);
+        p.rows[k].resize(static_cast<std::size_t>(p.g.h) * batch_);
+        p.host_rows[k].resize(static_cast<std::size_t>(p.g.h) * batch_);
+      }
+      if (keep_blurred_) p.blurred.resize(static_cast<std::size_t>(p.g.w) * p.g.h * batch_);
+      if (add_scale1_) {
+        const std::size_t sn = static_cast<std::size_t>(p.g.sw) * p.g.sh;
+        p.down.resize(sn * (batch_ + 1));
+        for (int k = 0; k < kRing; ++k) {
+          p.rows_down[k].resize(static_cast<std::size_t>(p.g.sh) * batch_);
+          p.host_rows_down[k].resize(static_cast<std::size_t>(p.g.sh) * batch_);
+        }
+      }
+    }
+    for (int k = 0; k < kRing; ++k) {
+      uploaded_[k] = std::make_unique<cuda::Event>();
+      done_[k] = std::make_unique<cuda::Event>();
+      start_[k] = std::make_unique<cuda::Event>(true);
+      stop_[k] = std::make_unique<cuda::Event>(true);
+    }
+    inflight_.clear();
+    ready_.clear();
+    staged_ = 0;
+    batches_ = 0;
+    frames_ = 0;
+    device_ms_ = 0;
+    collected_ = false;
+  }
+
+  void submit(const PictureView& pic) override {
+    if (staged_ == 0) begin_batch();
+    const int k = batches_ % kRing;
+    for (Plane& p : planes_) {
+      const std::size_t row_bytes = static_cast<std::size_t>(p.g.w) * fmt_.bytes_per_sample();
+      pool_.copy_rows(p.staging[k].get() + p.frame_bytes * staged_, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes,
+                      static_cast<std::size_t>(p.g.h));
+    }
+    ++frames_;
+    if (++staged_ == batch_) launch();
+  }
+
+  std::optional<double> take(bool wait) override {
+    for (;;) {
+      if (!ready_.empty()) {
+        const double s = ready_.front();
+        ready_.pop_front();
+        return s;
+      }
+      if (!inflight_.empty() && (wait || done_[inflight_.front().slot]->done())) {
+        collect();
+        continue;
+      }
+      if (wait && inflight_.empty() && staged_ > 0) {
+        launch();  // a partial batch: the caller needs its scores now
+        continue;
+      }
+      return std::nullopt;
+    }
+  }
+
+  std::optional<Probe> inspect(Stage stage) const override {
+    if (!ctx_.capture_stages || !collected_) return std::nullopt;
+    Probe probe{stage, {}};
+    for (const Plane& p : planes_) {
+      const PlaneGeometry& g = p.g;
+      const std::string scale1 = std::string(g.name) + "/scale1";
+      switch (stage) {
+        case Stage::blurred: probe.arrays.push_back({g.name, g.w, g.h, true, download(p.blurred, 0, std::size_t(g.w) * g.h)}); break;
+        case Stage::downscaled:
+          if (!add_scale1_) return std::nullopt;
+          probe.arrays.push_back({g.name, g.sw, g.sh, true, download(p.down, std::size_t(g.sw) * g.sh, std::size_t(g.sw) * g.sh)});
+          break;
+        case Stage::row_sums:
+          if (p.last_rows.empty()) return std::nullopt;
+          probe.arrays.push_back({g.name, 1, g.h, true, {p.last_rows.begin(), p.last_rows.end()}});
+          if (add_scale1_) probe.arrays.push_back({scale1, 1, g.sh, true, {p.last_rows_down.begin(), p.last_rows_down.end()}});
+          break;
+        case Stage::plane_totals:
+          if (p.last_rows.empty()) return std::nullopt;
+          probe.arrays.push_back({g.name, 1, 1, true, {p.last_total}});
+          if (add_scale1_) probe.arrays.push_back({scale1, 1, 1, true, {p.last_total_down}});
+          break;
+        case Stage::plane_scores:
+          if (p.last_rows.empty()) return std::nullopt;
+          probe.arrays.push_back({g.name, 1, 1, true, {p.last_score}});
+          break;
+        default: return std::nullopt;  // converted and vertical planes never leave shared memory
+      }
+    }
+    return probe;
+  }
+
+  std::optional<double> device_ms() const override { return device_ms_; }
+
+ private:
+  struct Plane {
+    PlaneGeometry g{};
+    std::size_t frame_bytes = 0;
+    cuda::DeviceBuffer<std::uint8_t> samples[kRing];
+    cuda::PinnedBuffer<std::uint8_t> staging[kRing];
+    cuda::DeviceBuffer<float> rows[kRing], rows_down[kRing];
+    cuda::PinnedBuffer<float> host_rows[kRing], host_rows_down[kRing];
+    cuda::DeviceBuffer<float> blurred;  // the batch's blurred planes (capture, scale1)
+    cuda::DeviceBuffer<float> down;     // slot 0: the previous frame's half-size plane, then the batch's
+    std::vector<float> last_rows, last_rows_down;  // the latest pair, for inspection
+    float last_total = 0, last_total_down = 0, last_score = 0;
+  };
+  struct Batch {
+    int slot = 0;
+    int frames = 0;  // new frames in the batch
+    int pairs = 0;
+  };
+
+  static std::vector<double> download(const cuda::DeviceBuffer<float>& d, std::size_t offset, std::size_t n) {
+    std::vector<float> h(n);
+    TP_CUDA(cudaMemcpy(h.data(), d.get() + offset, n * sizeof(float), cudaMemcpyDeviceToHost));
+    return {h.begin(), h.end()};
+  }
+
+  // Slot k is reused by this batch; the batch before the previous one read it (as `prev`) and
+  // wrote its staging, so everything up to it must be complete and collected.
+  void begin_batch() {
+    while (inflight_.size() >= kRing - 1) collect();
+  }
+
+  void launch() {
+    const int k = batches_ % kRing;
+    const int n = staged_;
+    const bool has_prev = batches_ > 0;
+    cudaStream_t up = upload_->get(), s = compute_->get();
+    for (Plane& p : planes_)
+      TP_CUDA(cudaMemcpyAsync(p.samples[k].get(), p.staging[k].get(), p.frame_bytes * n, cudaMemcpyHostToDevice, up));
+    uploaded_[k]->record(up);
+    TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
+    start_[k]->record(s);
+    const int pairs = has_prev ? n : n - 1;
+    const int prev_slot = (batches_ + kRing - 1) % kRing;
+    for (Plane& p : planes_) {
+      const PlaneGeometry& g = p.g;
+      const std::uint8_t* prev = has_prev ? p.samples[prev_slot].get() + p.frame_bytes * (prev_frames_ - 1) : nullptr;
+      TP_CUDA(kernels::blur_row_sad(prev, p.samples[k].get(), n, fmt_.bytes_per_sample(), fmt_.bitdepth, g.w, g.h, taps_,
+                                    p.rows[k].get(), keep_blurred_ ? p.blurred.get() : nullptr, s));
+      if (pairs > 0)
+        TP_CUDA(cudaMemcpyAsync(p.host_rows[k].get(), p.rows[k].get(), sizeof(float) * g.h * pairs, cudaMemcpyDeviceToHost, s));
+      if (add_scale1_) scale1(p, k, n, has_prev, s);
+    }
+    stop_[k]->record(s);
+    done_[k]->record(s);
+    inflight_.push_back({k, n, pairs});
+    prev_frames_ = n;
+    staged_ = 0;
+    ++batches_;
+  }
+
+  // motion_add_scale1: half-size planes of the batch into down[1..n] (down[0] holds the frame
+  // before), row sums of each pair with the row-thread kernel, then the last plane moves to slot 0.
+  void scale1(Plane& p, int k, int n, bool has_prev, cudaStream_t s) {
+    const PlaneGeometry& g = p.g;
+    const std::size_t plane = static_cast<std::size_t>(g.w) * g.h, small = static_cast<std::size_t>(g.sw) * g.sh;
+    for (int f = 0; f < n; ++f)
+      TP_CUDA(kernels::downscale(p.blurred.get() + plane * f, g.w, g.h, g.sw, g.sh, p.down.get() + small * (f + 1), s));
+    const int first = has_prev ? 0 : 1;
+    for (int a = first; a < n; ++a)
+      TP_CUDA(kernels::row_sad(p.down.get() + small * a, p.down.get() + small * (a + 1), g.sw, g.sh,
+                               p.rows_down[k].get() + static_cast<std::size_t>(g.sh) * (a - first), s));
+    const int pairs = n - first;
+    if (pairs > 0)
+      TP_CUDA(cudaMemcpyAsync(p.host_rows_down[k].get(), p.rows_down[k].get(), sizeof(float) * g.sh * pairs,
+                              cudaMemcpyDeviceToHost, s));
+    TP_CUDA(cudaMemcpyAsync(p.down.get(), p.down.get() + small * n, small * sizeof(float), cudaMemcpyDeviceToDevice, s));
+  }
+
+  // Waits for the oldest batch and turns its row sums into pair scores, as the CPU does.
+  void collect() {
+    const Batch b = inflight_.front();
+    inflight_.pop_front();
+    done_[b.slot]->sync();
+    device_ms_ += cuda::elapsed_ms(*start_[b.slot], *stop_[b.slot]);
+    for (int pair = 0; pair < b.pairs; ++pair) {
+      double score = 0;
+      for (Plane& p : planes_) {
+        const std::span<const float> rows(p.host_rows[b.slot].get() + static_cast<std::size_t>(p.g.h) * pair, p.g.h);
+        const float sad0 = score_from_row_sums(rows, p.g.w);
+        float sad1 = 0;
+        std::span<const float> rows_down;
+        if (add_scale1_) {
+          rows_down = {p.host_rows_down[b.slot].get() + static_cast<std::size_t>(p.g.sh) * pair, static_cast<std::size_t>(p.g.sh)};
+          sad1 = score_from_row_sums(rows_down, p.g.sw);
+        }
+        const float ps = plane_score(sad0, sad1, add_scale1_);
+        score += static_cast<double>(ps);
+        if (ctx_.capture_stages) {
+          p.last_rows.assign(rows.begin(), rows.end());
+          p.last_total = total_of_row_sums(rows);
+          p.last_rows_down.assign(rows_down.begin(), rows_down.end());
+          p.last_total_down = total_of_row_sums(rows_down);
+          p.last_score = ps;
+        }
+      }
+      ready_.push_back(score);
+    }
+    collected_ = true;
+  }
+
+  const ExtractorContext ctx_;
+  cuda::CopyPool pool_;
+  Format fmt_{};
+  Taps taps_{};
+  bool add_scale1_ = false, keep_blurred_ = false;
+  int batch_ = kMaxBatch;
+  std::vector<Plane> planes_;
+  std::unique_ptr<cuda::Stream> upload_, compute_;  // created in init, on the chosen device
+  std::unique_ptr<cuda::Event> uploaded_[kRing], done_[kRing], start_[kRing], stop_[kRing];
+  std::deque<Batch> inflight_;
+  std::deque<double> ready_;
+  int staged_ = 0, prev_frames_ = 0;
+  unsigned batches_ = 0, frames_ = 0;
+  double device_ms_ = 0;
+  bool collected_ = false;
+};
+
+}  // namespace
+}  // namespace twinproof::float_motion
 
 namespace twinproof {
 std::unique_ptr<Extractor> make_float_motion_cuda(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::CudaRowThreadEngine>(ctx);
+  return float_motion::make_motion_extractor<float_motion::CudaEngine>(ctx);
 }
 }  // namespace twinproof

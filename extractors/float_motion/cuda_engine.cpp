@@ -4,6 +4,7 @@ namespace twinproof::float_motion {
 
 void CudaEngineBase::init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) {
   cuda::use_device(ctx_.device);
+  stream_ = std::make_unique<cuda::Stream>();
   fmt_ = fmt;
   taps_ = taps_for(o.filter_size);
   add_scale1_ = o.add_scale1;
@@ -24,6 +25,7 @@ void CudaEngineBase::init(const Format& fmt, const std::vector<PlaneGeometry>& p
   }
   frames_ = 0;
   ready_.clear();
+  device_ms_ = 0;
 }
 
 void CudaEngineBase::upload(const PictureView& pic, DevicePlane& p, cudaStream_t stream) {

@@ -17,6 +17,7 @@ class CudaEngineBase : public MotionEngine {
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override;
   std::optional<double> take(bool wait) override;
   std::optional<Probe> inspect(Stage s) const override;
+  std::optional<double> device_ms() const override { return device_ms_; }
 
  protected:
   struct DevicePlane {
@@ -46,7 +47,8 @@ class CudaEngineBase : public MotionEngine {
   std::vector<DevicePlane> planes_;
   unsigned frames_ = 0;
   std::deque<double> ready_;
-  cuda::Stream stream_;
+  std::unique_ptr<cuda::Stream> stream_;  // created in init, on the chosen device
+  double device_ms_ = 0;
 };
 
 }  // namespace twinproof::float_motion

@@ -22,7 +22,9 @@ void CudaRowThreadEngine::allocate(DevicePlane& p) {
 void CudaRowThreadEngine::submit(const PictureView& pic) {
   const unsigned cur = frames_ & 1u, prev = cur ^ 1u;
   const bool pair = frames_ > 0;
-  cudaStream_t s = stream_.get();
+  cudaStream_t s = stream_->get();
+    cuda::Event start(true), stop(true);
+    start.record(s);
   for (DevicePlane& p : planes_) {
     const PlaneGeometry& g = p.g;
     upload(pic, p, s);
@@ -38,7 +40,9 @@ void CudaRowThreadEngine::submit(const PictureView& pic) {
       TP_CUDA(cudaMemcpyAsync(p.host_rows_down.data(), p.rows_down.get(), p.rows_down.bytes(), cudaMemcpyDeviceToHost, s));
     }
   }
-  stream_.sync();
+  stop.record(s);
+    stream_->sync();
+    device_ms_ += cuda::elapsed_ms(start, stop);
   if (pair) {
     double score = 0;
     for (DevicePlane& p : planes_) {

@@ -40,6 +40,8 @@ class MotionEngine {
   virtual std::optional<double> take(bool wait) = 0;
   // Stages of the latest pair, when the context asked to capture them.
   virtual std::optional<Probe> inspect(Stage) const { return std::nullopt; }
+  // Device time of the work completed so far (GPU engines).
+  virtual std::optional<double> device_ms() const { return std::nullopt; }
 };
 
 // The Extractor every float_motion backend is: options, geometry, and the motion / motion2 /
@@ -53,6 +55,7 @@ class MotionExtractor final : public Extractor {
   void flush(ScoreSink& sink) override;
   std::vector<std::string> metrics() const override;
   std::optional<Probe> inspect(Stage s) const override;
+  std::optional<double> device_ms() const override { return engine_->device_ms(); }
 
  private:
   void emit(ScoreSink& sink, const char* metric, unsigned index, double v);

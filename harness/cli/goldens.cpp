@@ -1,5 +1,8 @@
 // twinproof goldens check: every golden case and expected refusal, bit for bit.
+#include <fstream>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
@@ -17,6 +20,7 @@ struct CheckArgs {
   bool skip_absent = false;
   int device = 0;
   int places = 0;  // 0: exact
+  std::string json;
 };
 
 int check(const CheckArgs& a) {
@@ -39,6 +43,7 @@ int check(const CheckArgs& a) {
   ExtractorContext ctx;
   ctx.device = a.device;
   const Tolerance tolerance = a.places > 0 ? Tolerance::at_places(a.places) : Tolerance::exact();
+  nlohmann::json record = nlohmann::json::array();
   unsigned passed = 0, failed = 0, absent = 0, errors = 0, cases_ok = 0, cases = 0, refusals_ok = 0, refusals = 0;
   // GPU backends share one device: run their cases one at a time.
   const unsigned jobs = b.gpu() ? 1 : (a.jobs ? a.jobs : default_jobs());
@@ -48,6 +53,15 @@ int check(const CheckArgs& a) {
         return items[i].c ? check_case(b, *items[i].c, ctx, tolerance) : check_refusal(b, *items[i].r, ctx);
       },
       [&](std::size_t i, GoldenResult& r) {
+        record.push_back({{"id", r.id},
+                          {"kind", items[i].c ? "scored" : "refusal"},
+                          {"status", to_string(r.status)},
+                          {"values", r.comparison.values},
+                          {"mismatches", r.comparison.mismatches},
+                          {"max_abs_diff", r.comparison.max_abs_diff},
+                          {"max_ulp", r.comparison.max_ulp},
+                          {"seconds", r.seconds},
+                          {"detail", r.detail}});
         fmt::print("{:<6} {:<40} {:>6.2f}s  {}\n", to_string(r.status), r.id, r.seconds, r.detail);
         std::fflush(stdout);
         const bool ok = r.status == GoldenStatus::pass;
@@ -70,6 +84,11 @@ int check(const CheckArgs& a) {
   const unsigned not_passed = failed + errors + (a.skip_absent ? 0 : absent);
   if (a.skip_absent && absent) fmt::print("{} passed, {} failed, {} skipped\n", passed, not_passed, absent);
   else fmt::print("{} passed, {} failed\n", passed, not_passed);
+  if (!a.json.empty()) {
+    const nlohmann::json doc = {{"backend", a.backend}, {"tolerance", tolerance.describe()}, {"cases", record}};
+    std::ofstream out(a.json);
+    if (!(out << doc.dump(1) << "\n")) throw InputError(a.json, "file", a.json, "cannot write the JSON report");
+  }
   if (errors) return kExitError;
   return not_passed == 0 ? kExitPass : kExitFail;
 }
@@ -89,6 +108,7 @@ void add_goldens(CLI::App& app, int& rc) {
   ch->add_option("--device", a->device, "GPU ordinal")->capture_default_str();
   ch->add_option("--places", a->places, "Judge scored cases at places=N instead of exact (for non-exact twins)")
       ->check(CLI::Range(1, 15));
+  ch->add_option("--json", a->json, "Also write every case's result (status, max |diff|, max ULP) as JSON");
   ch->callback([a, &rc] { rc = check(*a); });
 }
 

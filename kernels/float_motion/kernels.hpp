@@ -24,6 +24,18 @@ cudaError_t row_sad(const float* a, const float* b, int w, int h, float* rows, c
 // ---- scale1.cu: bilinear half-size downscale, the spec's double-then-fp32 coordinates ------------
 cudaError_t downscale(const float* in, int w, int h, int sw, int sh, float* out, cudaStream_t stream);
 
+// ---- blur_row_sad.cu: the fast exact design (cuda) ----------------------------------------------
+// Blurs `frames` consecutive frames (compact w x h planes one after another in `batch`) and, for
+// each consecutive pair (prev, batch[0]), (batch[0], batch[1]), ..., writes the h row sums of
+// |A - B|, each row walked left to right by one thread, to row_sums[pair * h + row]. Without
+// `prev` (the clip's first batch) the pairs start at (batch[0], batch[1]). When `blurred` is not
+// null the batch's blurred planes are written there too (stage capture, motion_add_scale1).
+inline constexpr int kBandRows = 8;          // rows per block
+inline constexpr int kMaxBatchFrames = 9;    // slots per block: the previous frame + 8 new ones
+cudaError_t blur_row_sad(const std::uint8_t* prev, const std::uint8_t* batch, int frames, int bytes_per_sample,
+                         int bitdepth, int w, int h, const Taps& taps, float* row_sums, float* blurred,
+                         cudaStream_t stream);
+
 // ---- block_sad.cu: the non-exact design (cuda-block) ----------------------------------------------
 // Fused 2D blur from samples (convert, vertical and horizontal through shared memory).
 cudaError_t fused_blur(const std::uint8_t* samples, int bytes_per_sample, int bitdepth, int w, int h,

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds a self-contained folder for a bare GPU host (glibc 2.36+, an NVIDIA driver, nothing
+# else): twinproof and its tests linked statically (libstdc++, cudart, OpenSSL, libyuv), sm_90
+# machine code plus PTX, the data (manifest, goldens, ci tables), the two small real clips
+# compressed with xz, and gpu-check.sh. Usage: scripts/gpu-bundle.sh [OUT_DIR] (default .bundle)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-.bundle}
+limit_mib=60
+
+cmake --preset gpu-bundle >/dev/null
+cmake --build --preset gpu-bundle -j "$(nproc)" --target twinproof twinproof-tests >/dev/null
+build=build/gpu-bundle
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/cache/vectors"
+cp "$build/harness/twinproof" "$build/tests/twinproof-tests" "$out/bin/"
+strip --strip-debug "$out/bin/twinproof" "$out/bin/twinproof-tests"
+cp -r vectors goldens "$out/"
+[[ -d ci ]] && cp -r ci "$out/"
+cp scripts/gpu-check.sh "$out/"
+# Only glibc may remain dynamic.
+for bin in "$out"/bin/*; do
+  if ldd "$bin" | grep -vE 'linux-vdso|ld-linux|lib(c|m|dl|rt|pthread)\.so' | grep -q '=>'; then
+    echo "gpu-bundle: $bin links more than glibc:" >&2
+    ldd "$bin" >&2
+    exit 1
+  fi
+done
+# Recipe vectors are generated there; of the decoded clips only the two small ones travel.
+cache=${TWINPROOF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twinproof}
+for id in bbb640_t240 city720_f48; do
+  src="$cache/vectors/$id.yuv"
+  if [[ ! -f $src ]]; then
+    echo "gpu-bundle: $src is missing; run: twinproof vectors fetch $id" >&2
+    exit 1
+  fi
+  xz -T"$(nproc)" -6 -c "$src" >"$out/cache/vectors/$id.yuv.xz"
+done
+size=$(du -sm "$out" | cut -f1)
+echo "gpu-bundle: $out is ${size} MiB"
+if ((size >= limit_mib)); then
+  echo "gpu-bundle: larger than ${limit_mib} MiB" >&2
+  exit 1
+fi
