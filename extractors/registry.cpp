@@ -2,11 +2,16 @@
 
 #include <array>
 
+#include "devices.hpp"
+
 namespace twinproof {
 
-Availability cuda_availability();  // extractors/cuda_runtime.cpp (or below, without CUDA)
+Availability cuda_availability();  // extractors/cuda/runtime.cpp (or below, without CUDA)
 #if !TWINPROOF_HAVE_CUDA
 Availability cuda_availability() { return {false, "built without CUDA"}; }
+std::vector<DeviceDescription> cuda_devices() { return {}; }
+std::string cuda_runtime_version() { return "none (built without CUDA)"; }
+std::string cuda_driver_version() { return "unknown (built without CUDA)"; }
 #endif
 
 namespace {

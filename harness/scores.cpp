@@ -97,6 +97,11 @@ std::string TableComparison::summary() const {
 }
 
 TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& actual, const Tolerance& t) {
+  return compare_tables(expected, actual, [&](const std::string&) { return t; });
+}
+
+TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& actual,
+                               const std::function<Tolerance(const std::string& metric)>& tolerance_of) {
   TableComparison r;
   const auto fail = [&](Mismatch m) {
     r.pass = false;
@@ -109,6 +114,7 @@ TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& act
   const unsigned frames = std::max(expected.frames(), actual.frames());
   if (expected.frames() != actual.frames() || expected.first_frame() != actual.first_frame()) r.pass = false;
   for (const std::string& metric : metrics) {
+    const Tolerance t = tolerance_of(metric);
     for (unsigned i = 0; i < frames; ++i) {
       const unsigned f = expected.first_frame() + i;
       const std::optional<double> e = expected.get(metric, f), a = actual.get(metric, f);

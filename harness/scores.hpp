@@ -68,6 +68,9 @@ struct TableComparison {
 // Compares every metric and frame of `expected` against `actual`: a value present in one and
 // absent in the other fails, a frame count difference fails.
 TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& actual, const Tolerance& t);
+// The same, each metric judged with its own tolerance (metric-specific calibration rows).
+TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& actual,
+                               const std::function<Tolerance(const std::string& metric)>& tolerance_of);
 
 std::string describe(const Mismatch& m);
 

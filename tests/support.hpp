@@ -10,6 +10,7 @@
 #include "extractors/extractor.hpp"
 #include "harness/goldens.hpp"
 #include "harness/io/frame.hpp"
+#include "harness/results.hpp"
 
 namespace twinproof {
 // Printers for Boost.Test messages.
@@ -17,6 +18,7 @@ inline std::ostream& operator<<(std::ostream& os, Chroma c) { return os << to_st
 inline std::ostream& operator<<(std::ostream& os, const PlaneSize& s) { return os << s.w << "x" << s.h; }
 inline std::ostream& operator<<(std::ostream& os, const Format& f) { return os << describe(f); }
 inline std::ostream& operator<<(std::ostream& os, GoldenStatus s) { return os << to_string(s); }
+inline std::ostream& operator<<(std::ostream& os, CellStatus s) { return os << to_string(s); }
 }  // namespace twinproof
 
 namespace twinproof::test {

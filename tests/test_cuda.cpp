@@ -145,11 +145,11 @@ BOOST_AUTO_TEST_CASE(repeated_runs_return_identical_bits) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(a_missing_device_is_a_configuration_error) {
+BOOST_AUTO_TEST_CASE(a_missing_device_is_a_device_error) {
   ExtractorContext ctx;
   ctx.device = 999;
   auto ex = make_extractor(*find_backend("float_motion", "cuda"), ctx);
-  BOOST_CHECK_THROW(ex->init({64, 64, 8, Chroma::c420}, {}), ConfigError);
+  BOOST_CHECK_THROW(ex->init({64, 64, 8, Chroma::c420}, {}), DeviceError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

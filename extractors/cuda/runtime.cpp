@@ -1,4 +1,5 @@
 #include "extractors/cuda/runtime.hpp"
+#include "extractors/devices.hpp"
 
 #include <fmt/format.h>
 
@@ -35,8 +36,7 @@ int device_count() {
 void use_device(int device) {
   const int n = device_count();
   if (device < 0 || device >= n)
-    throw ConfigError("--device", std::to_string(device),
-                      fmt::format("--device {}: this host has {} CUDA device(s) visible (CUDA_VISIBLE_DEVICES applies)", device, n));
+    throw DeviceError(fmt::format("device {}: this host has {} CUDA device(s) visible (CUDA_VISIBLE_DEVICES applies)", device, n));
   TP_CUDA(cudaSetDevice(device));
 }
 
@@ -57,6 +57,21 @@ std::string driver_version() {
   int v = 0;
   return cudaDriverGetVersion(&v) == cudaSuccess && v > 0 ? version_text(v) : "none";
 }
+
+}  // namespace cuda
+
+std::vector<DeviceDescription> cuda_devices() {
+  std::vector<DeviceDescription> out;
+  for (int d = 0; d < cuda::device_count(); ++d) {
+    const cuda::DeviceInfo i = cuda::device_info(d);
+    out.push_back({d, i.name, fmt::format("{}.{}", i.cc_major, i.cc_minor), i.memory, i.sms});
+  }
+  return out;
+}
+std::string cuda_runtime_version() { return cuda::runtime_version(); }
+std::string cuda_driver_version() { return cuda::driver_version(); }
+
+namespace cuda {
 
 bool Event::done() const {
   const cudaError_t e = cudaEventQuery(e_);

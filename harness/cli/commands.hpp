@@ -18,6 +18,7 @@ void add_backends(CLI::App& app, int& rc);
 void add_vectors(CLI::App& app, int& rc);
 void add_goldens(CLI::App& app, int& rc);
 void add_bench(CLI::App& app, int& rc);
+void add_gate(CLI::App& app, int& rc);  // gate, merge, report
 
 // Shared helpers.
 OptionList parse_option_flags(const std::vector<std::string>& flags);  // NAME=VALUE

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   cli::add_vectors(app, rc);
   cli::add_goldens(app, rc);
   cli::add_bench(app, rc);
+  cli::add_gate(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,10 +1,15 @@
 // twinproof vectors list | make | fetch | verify
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
+#include "harness/matrix.hpp"
+#include "harness/paths.hpp"
+#include "harness/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof::cli {
@@ -83,6 +88,49 @@ int verify(const std::vector<std::string>& ids) {
   return bad == 0 ? kExitPass : kExitError;
 }
 
+// Pins every bit-depth / chroma variant the matrices use and the manifest does not pin yet.
+// Existing pins are never rewritten: a variant whose bytes changed is a drift, not a re-pin.
+int pin(std::vector<std::string> matrices) {
+  namespace fs = std::filesystem;
+  if (matrices.empty())
+    for (const auto& e : fs::directory_iterator(data_root() / "ci" / "matrices"))
+      if (e.path().extension() == ".json") matrices.push_back(e.path().string());
+  std::sort(matrices.begin(), matrices.end());
+  Manifest manifest = Manifest::load(Manifest::project().file());
+  std::map<std::string, VectorSpec> wanted;
+  for (const std::string& file : matrices)
+    for (const Cell& c : load_matrix(file).cells) {
+      const VectorSpec& base = manifest.get(c.vector);
+      if (base.fmt.bitdepth == c.bitdepth && base.fmt.chroma == c.chroma) continue;
+      VectorSpec v = variant_spec(base, c.bitdepth, c.chroma);
+      wanted.emplace(v.id, v);
+    }
+  std::vector<VectorSpec> pinned;
+  std::size_t already = 0;
+  for (auto& [id, v] : wanted) {
+    if (manifest.find(id) != nullptr) {
+      ++already;
+      continue;
+    }
+    auto src = convert_variant(open_vector(manifest.get(v.base), manifest), v);
+    Sha256 h;
+    Frame f;
+    unsigned frames = 0;
+    while (src->next(f)) {
+      h.update(f.bytes(), f.size());
+      ++frames;
+    }
+    v.sha256 = h.hex_digest();
+    v.frames = frames;
+    fmt::print("pinned {} ({}, {} frames): {}\n", id, describe(v.fmt), frames, v.sha256);
+    pinned.push_back(v);
+  }
+  if (!pinned.empty()) manifest.add_pins(pinned);
+  fmt::print("{} variants used by {} matrices: {} newly pinned, {} already pinned\n", wanted.size(), matrices.size(),
+             pinned.size(), already);
+  return kExitPass;
+}
+
 }  // namespace
 
 void add_vectors(CLI::App& app, int& rc) {
@@ -111,6 +159,11 @@ void add_vectors(CLI::App& app, int& rc) {
   fe->add_option("ids", f->ids, "Vector ids (default: every decoded vector)");
   fe->add_flag("--force", f->force, "Decode again even when the cached copy verifies");
   fe->callback([f, &rc] { rc = fetch(f->ids, f->force); });
+
+  auto matrices = std::make_shared<std::vector<std::string>>();
+  CLI::App* pi = sub->add_subcommand("pin", "Pin the SHA-256 of every variant the matrices use (new ones only)");
+  pi->add_option("matrices", *matrices, "Matrix files (default: ci/matrices/*.json)");
+  pi->callback([matrices, &rc] { rc = pin(*matrices); });
 
   auto ids = std::make_shared<std::vector<std::string>>();
   CLI::App* ve = sub->add_subcommand("verify", "Check every vector's bytes against its pinned SHA-256");

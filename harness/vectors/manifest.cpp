@@ -44,6 +44,7 @@ VectorSpec parse_vector(const json& j, const std::string& file, std::size_t inde
   if (v.sha256.size() != 64 || v.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
     throw InputError(file, at + ".sha256", v.sha256, "not a lowercase hex SHA-256");
   v.params = j.value("params", json::object());
+  if (v.recipe == "variant") v.base = field<std::string>(j, file, at, "base");
   if (v.recipe == "decoded") {
     const json src = field<json>(j, file, at, "source");
     DecodedOrigin d;
@@ -116,7 +117,39 @@ Manifest Manifest::load(const fs::path& file) {
     if (m.find(v.id) != nullptr) throw InputError(name, fmt::format("vectors[{}].id", i), v.id, "duplicate vector id");
     m.vectors_.push_back(std::move(v));
   }
+  for (const VectorSpec& v : m.vectors_)
+    if (v.recipe == "variant" && m.find(v.base) == nullptr)
+      throw InputError(name, "vectors (" + v.id + ").base", v.base, "the variant's base vector is not in the manifest");
   return m;
+}
+
+const VectorSpec& Manifest::variant(const std::string& base, int bitdepth, Chroma chroma) const {
+  const VectorSpec& b = get(base);
+  if (b.fmt.bitdepth == bitdepth && b.fmt.chroma == chroma) return b;
+  const std::string id = variant_id(base, bitdepth, chroma);
+  if (const VectorSpec* v = find(id)) return *v;
+  throw InputError(file_.string(), "variant", id, "this variant is not pinned in the manifest; run `twinproof vectors pin`");
+}
+
+void Manifest::add_pins(const std::vector<VectorSpec>& pinned) {
+  std::ifstream in(file_);
+  json j = json::parse(in);
+  for (const VectorSpec& v : pinned) {
+    if (find(v.id) != nullptr) continue;
+    j["vectors"].push_back({{"id", v.id},
+                            {"recipe", "variant"},
+                            {"base", v.base},
+                            {"width", v.fmt.width},
+                            {"height", v.fmt.height},
+                            {"bitdepth", v.fmt.bitdepth},
+                            {"chroma", std::string(to_string(v.fmt.chroma))},
+                            {"frames", v.frames},
+                            {"sha256", v.sha256},
+                            {"purpose", "libyuv variant"}});
+    vectors_.push_back(v);
+  }
+  std::ofstream out(file_);
+  if (!(out << j.dump(2) << "\n")) throw InputError(file_.string(), "file", file_.string(), "cannot rewrite the manifest");
 }
 
 const Manifest& Manifest::project() {
@@ -137,7 +170,8 @@ const VectorSpec& Manifest::get(const std::string& id) const {
 
 fs::path cached_vector_path(const VectorSpec& v) { return cache_root() / "vectors" / (v.id + ".yuv"); }
 
-bool vector_present(const VectorSpec& v, const Manifest&) {
+bool vector_present(const VectorSpec& v, const Manifest& m) {
+  if (v.recipe == "variant") return vector_present(m.get(v.base), m);
   if (!v.decoded) return true;
   std::error_code ec;
   return fs::is_regular_file(cached_vector_path(v), ec);
@@ -150,7 +184,9 @@ std::unique_ptr<FrameSource> verify_stream(std::unique_ptr<FrameSource> inner, s
 
 std::unique_ptr<FrameSource> open_vector(const VectorSpec& v, const Manifest& m) {
   std::unique_ptr<FrameSource> src;
-  if (v.decoded) {
+  if (v.recipe == "variant") {
+    src = convert_variant(open_vector(m.get(v.base), m), v);
+  } else if (v.decoded) {
     if (!vector_present(v, m))
       throw InputError(v.id, "cache", cached_vector_path(v).string(),
                        fmt::format("decoded vector is not in the cache; run `twinproof vectors fetch {}`", v.id));

@@ -25,7 +25,8 @@ struct DecodedOrigin {
 
 struct VectorSpec {
   std::string id;
-  std::string recipe;  // checkerboard noise flash ramp pan decoded
+  std::string recipe;  // checkerboard noise flash ramp pan decoded variant
+  std::string base;    // variant: the 8-bit vector it is made from
   Format fmt;
   unsigned frames = 0;
   nlohmann::json params;  // recipe parameters
@@ -39,6 +40,11 @@ class Manifest {
   static const Manifest& project();                        // data_root()/vectors/manifest.json
   const VectorSpec* find(const std::string& id) const;
   const VectorSpec& get(const std::string& id) const;      // throws InputError naming the id
+  // The vector itself at its own depth and chroma, else its pinned variant; InputError when the
+  // variant is not pinned (run `twinproof vectors pin`).
+  const VectorSpec& variant(const std::string& base, int bitdepth, Chroma chroma) const;
+  // Adds pins for variants (vectors pin); the manifest file is rewritten.
+  void add_pins(const std::vector<VectorSpec>& pinned);
   const std::vector<VectorSpec>& vectors() const { return vectors_; }
   const std::filesystem::path& file() const { return file_; }
 
@@ -50,7 +56,12 @@ class Manifest {
 // Frames of a recipe vector, generated on the fly (not verified).
 std::unique_ptr<FrameSource> generate(const VectorSpec& v);
 
-// The vector's frames from wherever they come from (generator or cache),
+// Bit-depth / chroma variants (libyuv). A variant is "<base>@<bitdepth>b-<chroma>".
+std::string variant_id(const std::string& base, int bitdepth, Chroma chroma);
+VectorSpec variant_spec(const VectorSpec& base, int bitdepth, Chroma chroma);  // not pinned
+std::unique_ptr<FrameSource> convert_variant(std::unique_ptr<FrameSource> base, const VectorSpec& v);
+
+// The vector's frames from wherever they come from (generator, cache, libyuv conversion),
 // verified: at the end of the stream the frame count and the SHA-256 must match the pin, or
 // next() throws InputError naming the vector. A decoded vector missing from the cache is an
 // InputError that says how to fetch it.

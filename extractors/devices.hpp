@@ -1,0 +1,23 @@
+// The CUDA devices of this host, described without CUDA types (for reports and schedulers).
+// Empty when built without CUDA or when there is no driver or device.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace twinproof {
+
+struct DeviceDescription {
+  int ordinal = 0;
+  std::string name;
+  std::string compute_capability;  // "9.0"
+  std::size_t memory = 0;
+  int multiprocessors = 0;
+};
+
+std::vector<DeviceDescription> cuda_devices();
+std::string cuda_runtime_version();
+std::string cuda_driver_version();
+
+}  // namespace twinproof

@@ -1,0 +1,73 @@
+// The calibration table (ci/calibration.json): how each twin is judged against its reference,
+// and the waivers in force. It fails closed: a missing or malformed table, or a twin without a
+// row, is an error, never a silent default.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/compare.hpp"
+
+namespace twinproof {
+
+struct CalibrationRow {
+  std::string feature, reference, twin;
+  std::string metric;              // empty: every metric
+  std::string compute_capability;  // "9.0"; empty: every device (and host twins)
+  Tolerance tolerance;
+  std::string reason;
+  nlohmann::json provenance;       // who measured, on what, when
+  std::size_t index = 0;           // position in the file
+  std::string describe() const;
+};
+
+struct Waiver {
+  std::string cells;    // glob over cell ids
+  std::string reason, issue;
+  std::string expires;  // YYYY-MM-DD
+  std::size_t index = 0;
+  bool expired(const std::string& today) const { return today > expires; }
+};
+
+// A row that is looser than the exact row it overrides (or than the baseline table's row).
+struct Loosening {
+  const CalibrationRow* row;
+  std::string from;  // "exact", or the baseline's tolerance
+  std::string where; // "overrides row N" or "baseline FILE"
+};
+
+class Calibration {
+ public:
+  // Throws InputError naming the file and field: missing file, bad JSON, a row without mode,
+  // reason or provenance, places out of [1, 15], a duplicate key, a waiver without an expiry.
+  static Calibration load(const std::filesystem::path& file);
+
+  // The most specific row for the key (metric and device rows before general ones), or nullopt.
+  const CalibrationRow* find(const std::string& feature, const std::string& reference, const std::string& twin,
+                             const std::string& metric, const std::string& compute_capability) const;
+  bool has_twin(const std::string& feature, const std::string& reference, const std::string& twin) const;
+
+  // Rows looser than what they override, and (with a baseline) than the baseline's same key.
+  std::vector<Loosening> loosenings(const Calibration* baseline) const;
+
+  // Waivers whose glob matches the cell id, in file order.
+  std::vector<const Waiver*> waivers_for(const std::string& cell_id) const;
+
+  const std::filesystem::path& file() const { return file_; }
+  const std::vector<CalibrationRow>& rows() const { return rows_; }
+  const std::vector<Waiver>& waivers() const { return waivers_; }
+
+ private:
+  std::filesystem::path file_;
+  std::vector<CalibrationRow> rows_;
+  std::vector<Waiver> waivers_;
+};
+
+// Today's date as YYYY-MM-DD (UTC).
+std::string today_utc();
+
+}  // namespace twinproof

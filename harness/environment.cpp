@@ -1,0 +1,58 @@
+#include "harness/environment.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "extractors/devices.hpp"
+#include "harness/calibration.hpp"
+
+namespace twinproof {
+using nlohmann::json;
+
+namespace {
+
+std::string cpu_field(const std::string& key) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos ? "" : line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  return "unknown";
+}
+
+}  // namespace
+
+json environment_fingerprint() {
+  // The CPU flags that matter to this project's code paths.
+  std::set<std::string> flags;
+  std::istringstream all(cpu_field("flags"));
+  for (std::string f; all >> f;)
+    if (f == "sse4_2" || f == "avx" || f == "avx2" || f == "fma" || f.rfind("avx512", 0) == 0) flags.insert(f);
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  json devices = json::array();
+  for (const DeviceDescription& d : cuda_devices())
+    devices.push_back({{"ordinal", d.ordinal},
+                       {"name", d.name},
+                       {"compute_capability", d.compute_capability},
+                       {"memory_bytes", d.memory},
+                       {"multiprocessors", d.multiprocessors}});
+  return {{"twinproof", TWINPROOF_VERSION},
+          {"git_commit", TWINPROOF_GIT_COMMIT},
+          {"compiler", std::string("gcc ") + __VERSION__},
+          {"host", host},
+          {"cpu", cpu_field("model name")},
+          {"cpu_flags", flags},
+          {"cores", sysconf(_SC_NPROCESSORS_ONLN)},
+          {"cuda_runtime", cuda_runtime_version()},
+          {"cuda_driver", cuda_driver_version()},
+          {"devices", devices},
+          {"date", today_utc()}};
+}
+
+}  // namespace twinproof

@@ -1,0 +1,57 @@
+// The gate: runs the cells of a matrix, judges each by its calibration row (parity) or its
+// golden (regression), and appends every verdict to results.jsonl as soon as it is known.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extractors/registry.hpp"
+#include "harness/calibration.hpp"
+#include "harness/matrix.hpp"
+#include "harness/results.hpp"
+#include "harness/scores.hpp"
+
+namespace twinproof {
+
+struct GateOptions {
+  unsigned jobs = 0;                       // CPU workers (0: every core)
+  std::vector<int> devices = {0};          // one GPU worker per device
+  std::vector<std::string> require;        // backends whose not-supported is a failure
+  bool with_mutants = false;
+  double cell_timeout_s = 0;               // 0: none
+  std::string today;                       // YYYY-MM-DD for waiver expiry (default: today, UTC)
+  std::filesystem::path report_dir;        // results.jsonl and the reports; empty: none
+  bool progress = true;                    // a line per cell (or a live line on a terminal)
+};
+
+struct GateOutcome {
+  std::vector<CellResult> results;  // in completion order
+  int exit_code = 0;
+};
+
+// Throws InputError / ConfigError before anything runs when the table cannot judge the cells
+// (a twin without a row), and DeviceError never: device faults become cell errors.
+GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, const GateOptions& options);
+
+// What a backend returned for one cell's input and options.
+struct Outcome {
+  enum class Kind { scores, refused, error, timeout } kind = Kind::error;
+  ScoreTable table;
+  std::string message;
+  double seconds = 0;
+  std::string device = "host";
+  std::string compute_capability;
+};
+
+// Runs one backend over a cell's vector and options (used by the gate and by repro).
+Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s);
+
+// Judges a parity cell: reference outcome against twin outcome under the table and waivers.
+CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twin, const Calibration& table,
+                        const std::string& today);
+// Judges a regression cell: the reference outcome against the cell's golden.
+CellResult judge_regression(const Cell& cell, const Outcome& ref);
+
+}  // namespace twinproof

@@ -1,0 +1,212 @@
+#include "harness/matrix.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+#include <nlohmann/json.hpp>
+
+#include "harness/errors.hpp"
+#include "harness/goldens.hpp"
+#include "harness/vectors/vectors.hpp"
+
+namespace twinproof {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string_view to_string(CellKind k) { return k == CellKind::parity ? "parity" : "regression"; }
+
+std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth,
+                    Chroma chroma, const std::string& option_set) {
+  return fmt::format("{}/{}/{}/{}b/{}/{}", feature, twin, vector, bitdepth, to_string(chroma), option_set);
+}
+
+std::string Cell::unit() const { return fmt::format("{}/{}/{}b/{}/{}", feature, vector, bitdepth, to_string(chroma), option_set); }
+
+namespace {
+
+bool glob(const std::string& pattern, const std::string& text) { return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0; }
+
+// The axis values of a candidate cell, as rules see them.
+using Coordinates = std::map<std::string, std::string>;
+
+// A rule: axis -> glob or list of globs; matches when every axis it names matches.
+bool rule_matches(const json& rule, const Coordinates& c) {
+  for (const auto& [axis, want] : rule.items()) {
+    const auto it = c.find(axis);
+    if (it == c.end()) return false;
+    bool any = false;
+    if (want.is_array()) {
+      for (const json& g : want) any = any || glob(g.is_string() ? g.get<std::string>() : g.dump(), it->second);
+    } else {
+      any = glob(want.is_string() ? want.get<std::string>() : want.dump(), it->second);
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> axis(const json& j, const std::string& file, const char* name) {
+  const auto it = j.find(name);
+  if (it == j.end() || !it->is_array() || it->empty())
+    throw InputError(file, fmt::format("axes.{}", name), it == j.end() ? "(missing)" : it->dump(), "an axis is a non-empty array");
+  std::vector<std::string> out;
+  for (const json& v : *it) out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  return out;
+}
+
+bool same_options(const OptionList& a, const OptionList& b) {
+  auto x = a, y = b;
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  return x == y;
+}
+
+}  // namespace
+
+Matrix load_matrix(const fs::path& path) {
+  const std::string file = path.string();
+  std::ifstream in(path);
+  if (!in) throw InputError(file, "file", file, "cannot open the matrix");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(file, "json", fmt::format("byte {}", e.byte), e.what());
+  }
+  Matrix m;
+  m.file = path;
+  m.name = j.value("name", path.stem().string());
+  m.feature = j.value("feature", "");
+  m.reference = j.value("reference", "");
+  if (m.feature.empty()) throw InputError(file, "feature", "(missing)", "a matrix names its feature");
+  if (m.reference.empty()) throw InputError(file, "reference", "(missing)", "a matrix names its reference backend");
+  const json axes = j.value("axes", json::object());
+  const json sets = j.value("option_sets", json::object());
+  std::map<std::string, OptionList> option_sets;
+  for (const auto& [name, opts] : sets.items()) {
+    if (name.empty() || name.find('/') != std::string::npos)
+      throw InputError(file, "option_sets", name, "option set names are non-empty and hold no '/'");
+    option_sets[name] = options_from_json(opts, file, "option_sets." + name);
+  }
+  const json include = j.value("include", json::array()), exclude = j.value("exclude", json::array());
+  if (!include.is_array() || !exclude.is_array())
+    throw InputError(file, "include/exclude", "", "rules are arrays of objects");
+
+  const Manifest& manifest = Manifest::project();
+  // Goldens of this feature, by vector: for regression cells.
+  std::map<std::string, GoldenFile> goldens;
+  for (GoldenFile& g : load_goldens(m.feature)) goldens.emplace(g.vector, std::move(g));
+
+  const auto twins = axis(axes, file, "twin"), vectors = axis(axes, file, "vector"), depths = axis(axes, file, "bitdepth"),
+             chromas = axis(axes, file, "chroma"), opts = axis(axes, file, "options");
+  for (const std::string& o : opts)
+    if (!option_sets.count(o)) throw InputError(file, "axes.options", o, "not defined under option_sets");
+  for (const std::string& vid : vectors) {
+    const VectorSpec& v = manifest.get(vid);
+    for (const std::string& d : depths)
+      for (const std::string& c : chromas) {
+        int bitdepth = v.fmt.bitdepth;
+        Chroma chroma = v.fmt.chroma;
+        if (d != "native") {
+          int n = 0;
+          auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), n);
+          if (ec != std::errc() || p != d.data() + d.size() || (n != 8 && n != 10 && n != 12 && n != 16))
+            throw InputError(file, "axes.bitdepth", d, "bit depths are 8, 10, 12, 16 or \"native\"");
+          bitdepth = n;
+        }
+        if (c != "native") {
+          const auto pc = parse_chroma(c);
+          if (!pc) throw InputError(file, "axes.chroma", c, "chroma is 400, 420, 422, 444 or \"native\"");
+          chroma = *pc;
+        }
+        const bool native = bitdepth == v.fmt.bitdepth && chroma == v.fmt.chroma;
+        for (const std::string& o : opts)
+          for (const std::string& twin : twins) {
+            const Coordinates co = {{"twin", twin},         {"vector", vid},
+                                    {"bitdepth", std::to_string(bitdepth)}, {"chroma", std::string(to_string(chroma))},
+                                    {"options", o},         {"native", native ? "true" : "false"}};
+            if (!include.empty() && std::none_of(include.begin(), include.end(), [&](const json& r) { return rule_matches(r, co); }))
+              continue;
+            if (std::any_of(exclude.begin(), exclude.end(), [&](const json& r) { return rule_matches(r, co); })) continue;
+            Cell cell;
+            cell.feature = m.feature;
+            cell.reference = m.reference;
+            cell.twin = twin;
+            cell.vector = vid;
+            cell.bitdepth = bitdepth;
+            cell.chroma = chroma;
+            cell.option_set = o;
+            cell.options = option_sets[o];
+            cell.id = cell_id(m.feature, twin, vid, bitdepth, chroma, o);
+            if (twin == m.reference) {
+              // The reference against its goldens, wherever a golden exists.
+              cell.kind = CellKind::regression;
+              const auto g = goldens.find(vid);
+              if (!native || g == goldens.end()) continue;
+              for (const GoldenCase& gc : g->second.cases)
+                if (same_options(gc.options, cell.options)) cell.golden = gc.id;
+              for (const GoldenRefusal& gr : g->second.refusals)
+                if (same_options(gr.options, cell.options)) cell.golden = gr.id;
+              if (cell.golden.empty()) continue;
+            }
+            m.cells.push_back(std::move(cell));
+          }
+      }
+  }
+  std::sort(m.cells.begin(), m.cells.end(), [](const Cell& a, const Cell& b) { return a.id < b.id; });
+  for (std::size_t i = 1; i < m.cells.size(); ++i)
+    if (m.cells[i].id == m.cells[i - 1].id) throw InputError(file, "cells", m.cells[i].id, "the matrix names this cell twice");
+  return m;
+}
+
+std::vector<Cell> filter_cells(const std::vector<Cell>& cells, const std::vector<std::string>& globs) {
+  std::vector<Cell> out;
+  for (const Cell& c : cells) {
+    bool any_include = false, included = false, excluded = false;
+    for (const std::string& g : globs) {
+      if (!g.empty() && g[0] == '-') excluded = excluded || glob(g.substr(1), c.id);
+      else {
+        any_include = true;
+        included = included || glob(g, c.id);
+      }
+    }
+    if (!excluded && (!any_include || included)) out.push_back(c);
+  }
+  return out;
+}
+
+Shard parse_shard(const std::string& s) {
+  const auto slash = s.find('/');
+  Shard r;
+  const auto num = [&](const std::string& part, unsigned& out) {
+    auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    return ec == std::errc() && p == part.data() + part.size() && !part.empty();
+  };
+  if (slash == std::string::npos || !num(s.substr(0, slash), r.index) || !num(s.substr(slash + 1), r.count) ||
+      r.count == 0 || r.index >= r.count)
+    throw ConfigError("--shard", s, fmt::format("--shard '{}': expected I/N with 0 <= I < N", s));
+  return r;
+}
+
+std::optional<Shard> shard_from_environment() {
+  const char* index = std::getenv("GTEST_SHARD_INDEX");
+  const char* total = std::getenv("GTEST_TOTAL_SHARDS");
+  if (index == nullptr || total == nullptr) return std::nullopt;
+  const Shard s = parse_shard(std::string(index) + "/" + total);
+  // The protocol: a runner that shards touches this file to say it understood the variables.
+  if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE"); status != nullptr && *status != '\0') std::ofstream(status).flush();
+  return s;
+}
+
+std::vector<Cell> take_shard(const std::vector<Cell>& sorted, const Shard& s) {
+  std::vector<Cell> out;
+  for (std::size_t k = 0; k < sorted.size(); ++k)
+    if (k % s.count == s.index) out.push_back(sorted[k]);
+  return out;
+}
+
+}  // namespace twinproof

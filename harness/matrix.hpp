@@ -1,0 +1,61 @@
+// A matrix names axes (twin, vector, bit depth, chroma, option set) plus include / exclude
+// rules; it expands into cells. Describing cells is cheap and runs nothing, so listing,
+// filtering and sharding are free.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "extractors/extractor.hpp"
+
+namespace twinproof {
+
+enum class CellKind {
+  parity,      // a twin against the reference, judged by the calibration table
+  regression,  // the reference against its goldens, exact
+};
+std::string_view to_string(CellKind k);
+
+struct Cell {
+  std::string id;  // feature/twin/vector/NNb/CCC/option_set
+  CellKind kind = CellKind::parity;
+  std::string feature, reference, twin;
+  std::string vector;  // base vector id
+  int bitdepth = 8;
+  Chroma chroma = Chroma::c420;
+  std::string option_set;
+  OptionList options;
+  std::string golden;  // regression cells: the golden case or refusal id
+
+  // The reference run this cell needs: shared by every twin of the same input and options.
+  std::string unit() const;
+};
+
+std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth,
+                    Chroma chroma, const std::string& option_set);
+
+struct Matrix {
+  std::filesystem::path file;
+  std::string name, feature, reference;
+  std::vector<Cell> cells;  // sorted by id
+};
+
+// Loads and expands a matrix file. Throws InputError naming the file and the field.
+Matrix load_matrix(const std::filesystem::path& file);
+
+// Keeps cells whose id matches the globs (a leading '-' excludes; no include glob: all).
+std::vector<Cell> filter_cells(const std::vector<Cell>& cells, const std::vector<std::string>& globs);
+
+struct Shard {
+  unsigned index = 0, count = 1;
+};
+// "I/N"; throws ConfigError.
+Shard parse_shard(const std::string& s);
+// GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS when set (and touches GTEST_SHARD_STATUS_FILE).
+std::optional<Shard> shard_from_environment();
+// Cell k of the sorted list goes to shard k mod N.
+std::vector<Cell> take_shard(const std::vector<Cell>& sorted, const Shard& s);
+
+}  // namespace twinproof

@@ -1,0 +1,258 @@
+#include "harness/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <pugixml.hpp>
+
+#include "harness/errors.hpp"
+
+namespace twinproof {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::vector<CellResult> sorted(std::vector<CellResult> r) {
+  std::sort(r.begin(), r.end(), [](const CellResult& a, const CellResult& b) { return a.id < b.id; });
+  return r;
+}
+
+void write_text(const fs::path& p, const std::string& s) {
+  std::ofstream out(p, std::ios::trunc);
+  if (!(out << s)) throw InputError(p.string(), "file", p.string(), "cannot write the report");
+}
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string diff_text(double d) { return std::isnan(d) ? "NaN" : fmt::format("{:.3g}", d); }
+
+void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
+  pugi::xml_document doc;
+  auto decl = doc.append_child(pugi::node_declaration);
+  decl.append_attribute("version") = "1.0";
+  decl.append_attribute("encoding") = "UTF-8";
+  auto suites = doc.append_child("testsuites");
+  suites.append_attribute("name") = "twinproof gate";
+  std::map<std::string, std::vector<const CellResult*>> by_suite;
+  for (const CellResult& r : results) by_suite[r.feature + "/" + r.twin].push_back(&r);
+  for (const auto& [name, cells] : by_suite) {
+    auto suite = suites.append_child("testsuite");
+    unsigned failures = 0, errors = 0, skipped = 0;
+    double time = 0;
+    for (const CellResult* r : cells) {
+      failures += r->failing() ? 1 : 0;
+      errors += r->status == CellStatus::error || r->status == CellStatus::timeout ? 1 : 0;
+      skipped += (r->status == CellStatus::not_supported && !r->required) || r->status == CellStatus::waived ? 1 : 0;
+      time += r->seconds;
+    }
+    suite.append_attribute("name") = name.c_str();
+    suite.append_attribute("tests") = static_cast<unsigned>(cells.size());
+    suite.append_attribute("failures") = failures;
+    suite.append_attribute("errors") = errors;
+    suite.append_attribute("skipped") = skipped;
+    suite.append_attribute("time") = fmt::format("{:.3f}", time).c_str();
+    for (const CellResult* r : cells) {
+      auto tc = suite.append_child("testcase");
+      tc.append_attribute("classname") = name.c_str();
+      tc.append_attribute("name") = r->id.substr(name.size() + 1).c_str();
+      tc.append_attribute("time") = fmt::format("{:.3f}", r->seconds).c_str();
+      const std::string message = fmt::format("{}: {}", to_string(r->status), r->detail);
+      if (r->failing()) {
+        auto f = tc.append_child("failure");
+        f.append_attribute("message") = message.c_str();
+        f.text().set(r->first_mismatch.is_null() ? r->detail.c_str() : r->first_mismatch.dump(1).c_str());
+      } else if (r->status == CellStatus::error || r->status == CellStatus::timeout) {
+        tc.append_child("error").append_attribute("message") = message.c_str();
+      } else if (r->status == CellStatus::not_supported || r->status == CellStatus::waived) {
+        tc.append_child("skipped").append_attribute("message") = (message + (r->waiver.empty() ? "" : "; " + r->waiver)).c_str();
+      }
+      if (r->unexpected_pass)
+        tc.append_child("system-out").text().set(("unexpected pass under " + r->waiver).c_str());
+    }
+  }
+  if (!doc.save_file(file.c_str(), "  ")) throw InputError(file.string(), "file", file.string(), "cannot write JUnit XML");
+}
+
+// Heatmap colour of a cell: its status, and for passes how far from exact it was.
+std::string cell_class(const CellResult& r) {
+  switch (r.status) {
+    case CellStatus::pass: return r.max_abs_diff == 0 ? "exact" : "close";
+    case CellStatus::fail: return "fail";
+    case CellStatus::waived: return "waived";
+    case CellStatus::not_supported: return r.required ? "fail" : "ns";
+    default: return "err";
+  }
+}
+
+std::string html_report(const std::vector<CellResult>& results, const json& env, const std::vector<std::string>& notes) {
+  std::string h = R"(<!DOCTYPE html><html><head><meta charset="utf-8"><title>twinproof gate</title><style>
+body{font:13px/1.4 system-ui,sans-serif;margin:20px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}
+td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f3f3}td.l,th.l{text-align:left}
+.exact{background:#8fd694}.close{background:#d4edb0}.fail{background:#f08080}.waived{background:#f7c873}
+.err{background:#c59ee0}.ns{background:#e4e4e4;color:#777}.none{background:#fff}code{font-size:12px}
+</style></head><body><h1>twinproof gate</h1>)";
+  const json counts = status_counts(results);
+  h += "<p>";
+  for (const auto& [k, v] : counts.items()) h += fmt::format("<b>{}</b> {} &nbsp; ", html_escape(k), v.get<int>());
+  h += "</p>";
+  for (const std::string& n : notes) h += "<p><b>note:</b> " + html_escape(n) + "</p>";
+  h += fmt::format("<p>commit <code>{}</code>, {}, CUDA runtime {}, driver {}</p>",
+                   html_escape(env.value("git_commit", "?")), html_escape(env.value("cpu", "?")),
+                   html_escape(env.value("cuda_runtime", "?")), html_escape(env.value("cuda_driver", "?")));
+  for (const auto& d : env.value("devices", json::array()))
+    h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0),
+                     html_escape(d.value("name", "?")), html_escape(d.value("compute_capability", "?")));
+  h += "<p>Heatmap: each twin's largest |difference| from the reference per vector and option set "
+       "(green: bit-exact; light green: within tolerance; red: fail; orange: waived; purple: error or timeout; grey: not supported).</p>";
+  // One heatmap per twin: rows are vector variants, columns option sets.
+  std::map<std::string, std::vector<const CellResult*>> by_twin;
+  for (const CellResult& r : results) by_twin[r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin].push_back(&r);
+  for (const auto& [twin, cells] : by_twin) {
+    std::set<std::string> rows, cols;
+    std::map<std::pair<std::string, std::string>, const CellResult*> grid;
+    for (const CellResult* r : cells) {
+      const std::string row = fmt::format("{}/{}b/{}", r->vector, r->bitdepth, r->chroma);
+      rows.insert(row);
+      cols.insert(r->option_set);
+      grid[{row, r->option_set}] = r;
+    }
+    h += "<h2>" + html_escape(twin) + "</h2><table><tr><th class=l>vector</th>";
+    for (const std::string& c : cols) h += "<th>" + html_escape(c) + "</th>";
+    h += "</tr>";
+    for (const std::string& row : rows) {
+      h += "<tr><th class=l>" + html_escape(row) + "</th>";
+      for (const std::string& c : cols) {
+        const auto it = grid.find({row, c});
+        if (it == grid.end()) {
+          h += "<td class=none></td>";
+          continue;
+        }
+        const CellResult& r = *it->second;
+        const std::string label = r.status == CellStatus::not_supported ? "n/s"
+                                  : r.status == CellStatus::error || r.status == CellStatus::timeout
+                                      ? std::string(to_string(r.status))
+                                      : diff_text(r.max_abs_diff);
+        h += fmt::format("<td class={} title=\"{}\">{}</td>", cell_class(r),
+                         html_escape(r.id + " — " + std::string(to_string(r.status)) + ": " + r.detail), html_escape(label));
+      }
+      h += "</tr>";
+    }
+    h += "</table>";
+  }
+  std::vector<const CellResult*> bad;
+  for (const CellResult& r : results)
+    if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
+  if (!bad.empty()) {
+    h += "<h2>Failing cells</h2><table><tr><th class=l>cell</th><th>status</th><th class=l>detail</th></tr>";
+    for (const CellResult* r : bad)
+      h += fmt::format("<tr><td class=l><code>{}</code></td><td class={}>{}</td><td class=l>{}</td></tr>", html_escape(r->id),
+                       cell_class(*r), to_string(r->status), html_escape(r->detail));
+    h += "</table>";
+  }
+  h += "</body></html>\n";
+  return h;
+}
+
+}  // namespace
+
+json status_counts(const std::vector<CellResult>& results) {
+  json c = json::object();
+  for (CellStatus s : {CellStatus::pass, CellStatus::fail, CellStatus::not_supported, CellStatus::waived, CellStatus::error,
+                       CellStatus::timeout})
+    c[std::string(to_string(s))] = 0;
+  for (const CellResult& r : results) c[std::string(to_string(r.status))] = c[std::string(to_string(r.status))].get<int>() + 1;
+  return c;
+}
+
+std::string markdown_summary(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
+  const std::vector<CellResult> results = sorted(all);
+  const int code = exit_code_for(results);
+  std::string md = fmt::format("## twinproof gate: {}\n\n", code == 0 ? "PASS" : code == 1 ? "FAIL" : "ERROR");
+  for (const std::string& n : notes) md += "> " + n + "\n\n";
+  // Counts per twin and status.
+  std::map<std::string, std::map<std::string, int>> counts;
+  for (const CellResult& r : results) {
+    const std::string who = r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin;
+    counts[who][std::string(to_string(r.status))]++;
+  }
+  const std::vector<std::string> statuses = {"pass", "fail", "not-supported", "waived", "error", "timeout"};
+  md += "| twin |";
+  for (const std::string& s : statuses) md += " " + s + " |";
+  md += " max \\|diff\\| |\n|---|";
+  for (std::size_t i = 0; i < statuses.size(); ++i) md += "---:|";
+  md += "---:|\n";
+  for (const auto& [who, c] : counts) {
+    double worst = 0;
+    for (const CellResult& r : results)
+      if ((r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin) == who && r.status != CellStatus::not_supported)
+        worst = std::isnan(r.max_abs_diff) || std::isnan(worst) ? std::nan("") : std::max(worst, r.max_abs_diff);
+    md += "| " + who + " |";
+    for (const std::string& s : statuses) md += fmt::format(" {} |", c.count(s) ? c.at(s) : 0);
+    md += " " + diff_text(worst) + " |\n";
+  }
+  std::vector<const CellResult*> bad;
+  for (const CellResult& r : results)
+    if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
+  if (!bad.empty()) {
+    md += fmt::format("\n### Failing cells ({})\n\n| cell | status | detail |\n|---|---|---|\n", bad.size());
+    for (std::size_t i = 0; i < bad.size() && i < 200; ++i)
+      md += fmt::format("| `{}` | {} | {} |\n", bad[i]->id, std::string(to_string(bad[i]->status)) + (bad[i]->required ? " (required)" : ""),
+                        md_escape(bad[i]->detail));
+    if (bad.size() > 200) md += fmt::format("\n… and {} more (see summary.json)\n", bad.size() - 200);
+  }
+  std::vector<const CellResult*> unexpected;
+  for (const CellResult& r : results)
+    if (r.unexpected_pass) unexpected.push_back(&r);
+  if (!unexpected.empty()) {
+    md += "\n### Unexpected passes (a waiver may be dropped)\n\n";
+    for (const CellResult* r : unexpected) md += fmt::format("- `{}`: {}\n", r->id, md_escape(r->waiver));
+  }
+  md += fmt::format("\ncommit `{}` · {} · CUDA runtime {} · driver {}", env.value("git_commit", "?"), env.value("cpu", "?"),
+                    env.value("cuda_runtime", "?"), env.value("cuda_driver", "?"));
+  for (const auto& d : env.value("devices", json::array()))
+    md += fmt::format(" · {} (sm {})", d.value("name", "?"), d.value("compute_capability", "?"));
+  md += "\n";
+  return md;
+}
+
+void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
+  fs::create_directories(dir);
+  const std::vector<CellResult> results = sorted(all);
+  json cells = json::array();
+  for (const CellResult& r : results) cells.push_back(to_json(r));
+  const json summary = {{"schema_version", kReportSchemaVersion},
+                        {"environment", env},
+                        {"counts", status_counts(results)},
+                        {"exit_code", exit_code_for(results)},
+                        {"notes", notes},
+                        {"cells", cells}};
+  write_text(dir / "summary.json", summary.dump(1) + "\n");
+  write_junit(dir / "junit.xml", results);
+  write_text(dir / "summary.md", markdown_summary(results, env, notes));
+  write_text(dir / "report.html", html_report(results, env, notes));
+}
+
+}  // namespace twinproof

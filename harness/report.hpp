@@ -1,0 +1,27 @@
+// Reports rendered from the one record of a run (results.jsonl): summary.json, JUnit XML,
+// Markdown for a CI job summary, and a single-file HTML report with a heatmap.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/results.hpp"
+
+namespace twinproof {
+
+inline constexpr int kReportSchemaVersion = 1;
+
+// Writes the four reports into `dir`. `notes` are lines shown at the top of each (calibration
+// loosenings, merged shards, an interrupted record).
+void render_reports(const std::filesystem::path& dir, const std::vector<CellResult>& results,
+                    const nlohmann::json& environment, const std::vector<std::string>& notes = {});
+
+// Counts per status ("pass": 12, ...), and the Markdown summary as text.
+nlohmann::json status_counts(const std::vector<CellResult>& results);
+std::string markdown_summary(const std::vector<CellResult>& results, const nlohmann::json& environment,
+                             const std::vector<std::string>& notes);
+
+}  // namespace twinproof

@@ -1,0 +1,116 @@
+#include "harness/results.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include "harness/errors.hpp"
+
+namespace twinproof {
+using nlohmann::json;
+
+std::string_view to_string(CellStatus s) {
+  switch (s) {
+    case CellStatus::pass: return "pass";
+    case CellStatus::fail: return "fail";
+    case CellStatus::not_supported: return "not-supported";
+    case CellStatus::waived: return "waived";
+    case CellStatus::error: return "error";
+    case CellStatus::timeout: return "timeout";
+  }
+  return "?";
+}
+
+CellStatus parse_cell_status(const std::string& s) {
+  for (CellStatus c : {CellStatus::pass, CellStatus::fail, CellStatus::not_supported, CellStatus::waived, CellStatus::error,
+                       CellStatus::timeout})
+    if (to_string(c) == s) return c;
+  throw std::invalid_argument("unknown cell status '" + s + "'");
+}
+
+bool CellResult::failing() const { return status == CellStatus::fail || (status == CellStatus::not_supported && required); }
+
+json to_json(const CellResult& r) {
+  return {{"id", r.id},
+          {"kind", std::string(to_string(r.kind))},
+          {"feature", r.feature},
+          {"reference", r.reference},
+          {"twin", r.twin},
+          {"vector", r.vector},
+          {"bitdepth", r.bitdepth},
+          {"chroma", r.chroma},
+          {"option_set", r.option_set},
+          {"status", std::string(to_string(r.status))},
+          {"detail", r.detail},
+          {"tolerance", r.tolerance},
+          {"values", r.values},
+          {"mismatches", r.mismatches},
+          {"max_abs_diff", r.max_abs_diff},
+          {"max_ulp", r.max_ulp},
+          {"first_mismatch", r.first_mismatch},
+          {"seconds", r.seconds},
+          {"device", r.device},
+          {"required", r.required},
+          {"unexpected_pass", r.unexpected_pass},
+          {"waiver", r.waiver}};
+}
+
+CellResult cell_result_from_json(const json& j) {
+  CellResult r;
+  r.id = j.at("id").get<std::string>();
+  r.kind = j.at("kind").get<std::string>() == "regression" ? CellKind::regression : CellKind::parity;
+  r.feature = j.at("feature").get<std::string>();
+  r.reference = j.at("reference").get<std::string>();
+  r.twin = j.at("twin").get<std::string>();
+  r.vector = j.at("vector").get<std::string>();
+  r.bitdepth = j.at("bitdepth").get<int>();
+  r.chroma = j.at("chroma").get<std::string>();
+  r.option_set = j.at("option_set").get<std::string>();
+  r.status = parse_cell_status(j.at("status").get<std::string>());
+  r.detail = j.at("detail").get<std::string>();
+  r.tolerance = j.at("tolerance").get<std::string>();
+  r.values = j.at("values").get<std::size_t>();
+  r.mismatches = j.at("mismatches").get<std::size_t>();
+  // JSON has no NaN: a NaN difference is written as null and read back as NaN.
+  r.max_abs_diff = j.at("max_abs_diff").is_null() ? std::numeric_limits<double>::quiet_NaN() : j.at("max_abs_diff").get<double>();
+  r.max_ulp = j.at("max_ulp").get<std::uint64_t>();
+  r.first_mismatch = j.at("first_mismatch");
+  r.seconds = j.at("seconds").get<double>();
+  r.device = j.at("device").get<std::string>();
+  r.required = j.at("required").get<bool>();
+  r.unexpected_pass = j.at("unexpected_pass").get<bool>();
+  r.waiver = j.at("waiver").get<std::string>();
+  return r;
+}
+
+std::vector<CellResult> read_results(const std::filesystem::path& file, std::size_t* truncated) {
+  std::ifstream in(file);
+  if (!in) throw InputError(file.string(), "file", file.string(), "cannot open the results record");
+  std::vector<CellResult> out;
+  std::string line;
+  std::size_t n = 0, bad = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty()) continue;
+    try {
+      out.push_back(cell_result_from_json(json::parse(line)));
+    } catch (const std::exception& e) {
+      // Only the last line may be cut short (the run was interrupted while writing it).
+      if (in.peek() != std::char_traits<char>::eof())
+        throw InputError(file.string(), "line " + std::to_string(n), line.substr(0, 60), std::string("malformed record: ") + e.what());
+      ++bad;
+    }
+  }
+  if (truncated) *truncated = bad;
+  return out;
+}
+
+int exit_code_for(const std::vector<CellResult>& results) {
+  int code = kExitPass;
+  for (const CellResult& r : results) {
+    if (r.status == CellStatus::error || r.status == CellStatus::timeout) return kExitError;
+    if (r.failing()) code = kExitFail;
+  }
+  return code;
+}
+
+}  // namespace twinproof

@@ -1,0 +1,51 @@
+// One cell's verdict, as the gate appends it to results.jsonl the moment it is known, and as
+// reports and `merge` read it back.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/matrix.hpp"
+
+namespace twinproof {
+
+enum class CellStatus { pass, fail, not_supported, waived, error, timeout };
+std::string_view to_string(CellStatus s);
+CellStatus parse_cell_status(const std::string& s);  // throws std::invalid_argument
+
+struct CellResult {
+  std::string id;
+  CellKind kind = CellKind::parity;
+  std::string feature, reference, twin, vector, option_set;
+  int bitdepth = 8;
+  std::string chroma;
+  CellStatus status = CellStatus::error;
+  std::string detail;
+  std::string tolerance;           // how it was judged: "exact", "places=4", "golden (exact)"
+  std::size_t values = 0, mismatches = 0;
+  double max_abs_diff = 0;
+  std::uint64_t max_ulp = 0;
+  nlohmann::json first_mismatch;   // frame, metric, both values (decimal and %a), ULP distance
+  double seconds = 0;
+  std::string device;              // "host" or "cuda:0 NVIDIA H200 (9.0)"
+  bool required = false;           // not-supported of a --require'd backend: a failure
+  bool unexpected_pass = false;    // passed while a waiver covers it
+  std::string waiver;
+
+  bool failing() const;  // counts against exit code 1 (fail, required not-supported)
+};
+
+nlohmann::json to_json(const CellResult& r);
+CellResult cell_result_from_json(const nlohmann::json& j);  // throws std::exception on a bad record
+
+// Reads a results.jsonl; a truncated last line (interrupted run) is skipped and counted.
+std::vector<CellResult> read_results(const std::filesystem::path& file, std::size_t* truncated_lines = nullptr);
+
+// 0 all judged cells pass; 1 a cell failed; 2 a cell errored or timed out.
+int exit_code_for(const std::vector<CellResult>& results);
+
+}  // namespace twinproof

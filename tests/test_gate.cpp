@@ -1,0 +1,353 @@
+// The gate: matrices, shards, the calibration table, comparison rules, statuses, waivers,
+// mutants, merge and reports.
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+
+#include <boost/test/unit_test.hpp>
+#include <pugixml.hpp>
+
+#include "harness/calibration.hpp"
+#include "harness/errors.hpp"
+#include "harness/gate.hpp"
+#include "harness/matrix.hpp"
+#include "harness/paths.hpp"
+#include "harness/report.hpp"
+#include "tests/support.hpp"
+
+using namespace twinproof;
+using twinproof::test::run_cli;
+using twinproof::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+fs::path matrix_file(const char* name) { return data_root() / "ci" / "matrices" / name; }
+fs::path table_file() { return data_root() / "ci" / "calibration.json"; }
+
+// A calibration table of one row per twin with the given mode.
+fs::path write_table(const TempDir& dir, const std::vector<std::pair<std::string, std::string>>& twin_modes,
+                     const std::string& waivers = "[]") {
+  std::string rows;
+  for (const auto& [twin, mode] : twin_modes) {
+    if (!rows.empty()) rows += ",";
+    rows += R"({"feature":"float_motion","reference":"cpu","twin":")" + twin + R"(",)" +
+            (mode == "exact" ? std::string(R"("mode":"exact")") : R"("mode":"places","places":)" + mode.substr(7)) +
+            R"(,"reason":"test","provenance":{"measured_by":"test"}})";
+  }
+  const fs::path p = dir / "calibration.json";
+  test::write_file(p, R"({"rows":[)" + rows + R"(],"waivers":)" + waivers + "}");
+  return p;
+}
+
+GateOptions quiet_options(const fs::path& report_dir = {}) {
+  GateOptions o;
+  o.progress = false;
+  o.with_mutants = true;
+  o.report_dir = report_dir;
+  return o;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(gate)
+
+BOOST_AUTO_TEST_CASE(comparison_rules) {
+  const Tolerance exact = Tolerance::exact(), p4 = Tolerance::at_places(4);
+  BOOST_TEST(compare_values(1.5, 1.5, exact).pass);
+  const ValueComparison one = compare_values(1.0, std::nextafter(1.0, 2.0), exact);
+  BOOST_TEST(!one.pass);
+  BOOST_TEST(one.ulp == 1u);
+  const ValueComparison zero = compare_values(0.0, -0.0, exact);
+  BOOST_TEST(!zero.pass);
+  BOOST_TEST(zero.note == "signed zero");
+  BOOST_TEST(compare_values(0.0, -0.0, p4).pass);
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  BOOST_TEST(!compare_values(nan, nan, exact).pass);
+  BOOST_TEST(!compare_values(nan, nan, p4).pass);
+  BOOST_TEST(!compare_values(1.0, nan, p4).pass);
+  BOOST_TEST(compare_values(inf, inf, p4).pass);
+  BOOST_TEST(!compare_values(inf, -inf, p4).pass);
+  BOOST_TEST(!compare_values(inf, 1e308, p4).pass);
+  // places=4: |a - b| < 5e-5 strictly. 0.5 and 0.5 + 2^-15 - ... pick exact binary values:
+  // 2^-15 = 3.0517578125e-05 passes; a difference of exactly 5e-5 fails.
+  BOOST_TEST(compare_values(1.0, 1.0 + 0.000030517578125, p4).pass);
+  BOOST_TEST(!compare_values(0.0, 5e-5, p4).pass);
+  BOOST_TEST(compare_values(0.0, std::nextafter(5e-5, 0.0), p4).pass);
+  BOOST_TEST(!compare_values(10.0, 10.0 + 6e-5, p4).pass);
+  BOOST_TEST(ulp_distance(-0.0, 0.0) == 0u);
+  BOOST_TEST(ulp_distance(-std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::denorm_min()) == 2u);
+  BOOST_TEST(hex(21.896764755249023) == "0x1.5e5926p+4");
+}
+
+BOOST_AUTO_TEST_CASE(cell_ids_are_coordinates) {
+  const Matrix m = load_matrix(matrix_file("gate.json"));
+  std::set<std::string> ids;
+  for (const Cell& c : m.cells) ids.insert(c.id);
+  BOOST_TEST(ids.count("float_motion/cuda/pan576/8b/420/add_uv") == 1u);
+  BOOST_TEST(ids.count("float_motion/cpu/pan4k/8b/420/default") == 1u);  // regression cell
+  BOOST_TEST(ids.count("float_motion/cpu/pan576/8b/420/refuse_foo_1") == 1u);
+  BOOST_TEST(ids.count("float_motion/cuda/pan4k/8b/420/add_uv") == 0u);  // pan4k has no add_uv golden
+  BOOST_TEST(std::is_sorted(m.cells.begin(), m.cells.end(), [](const Cell& a, const Cell& b) { return a.id < b.id; }));
+  // 66 golden configurations (55 scored, 11 refused), each a regression cell and three twins.
+  BOOST_TEST(m.cells.size() == 66u * 4);
+  const Matrix sweep = load_matrix(matrix_file("sweep.json"));
+  std::set<std::string> sweep_ids;
+  for (const Cell& c : sweep.cells) sweep_ids.insert(c.id);
+  BOOST_TEST(sweep_ids.count("float_motion/cuda/pan576/10b/444/add_uv") == 1u);
+  BOOST_TEST(sweep_ids.count("float_motion/cuda/pan576/16b/400/add_uv") == 0u);  // excluded: no chroma
+  BOOST_TEST(sweep_ids.count("float_motion/cpu/pan576/8b/420/add_uv") == 1u);    // native, golden exists
+  BOOST_TEST(sweep_ids.count("float_motion/cpu/pan576/10b/420/add_uv") == 0u);   // no golden for a variant
+}
+
+BOOST_AUTO_TEST_CASE(filters_and_shards) {
+  const Matrix m = load_matrix(matrix_file("gate.json"));
+  const auto cuda = filter_cells(m.cells, {"float_motion/cuda/*"});
+  BOOST_TEST(cuda.size() == 66u);
+  const auto no_big = filter_cells(m.cells, {"float_motion/cuda/*", "-*/bbb1080_t240/*", "-*/city720x405/*"});
+  BOOST_TEST(no_big.size() == 66u - 4 - 3);
+  // The union of the shards is the full list, each cell exactly once, k in shard k mod N.
+  for (unsigned n : {1u, 2u, 3u, 7u}) {
+    std::multiset<std::string> all;
+    for (unsigned i = 0; i < n; ++i)
+      for (const Cell& c : take_shard(m.cells, {i, n})) all.insert(c.id);
+    BOOST_TEST(all.size() == m.cells.size());
+    std::set<std::string> unique(all.begin(), all.end());
+    BOOST_TEST(unique.size() == m.cells.size());
+  }
+  BOOST_TEST(take_shard(m.cells, {1, 3}).front().id == m.cells[1].id);
+  BOOST_TEST(take_shard(m.cells, {1, 3})[1].id == m.cells[4].id);
+  BOOST_CHECK_THROW(parse_shard("3/3"), ConfigError);
+  BOOST_CHECK_THROW(parse_shard("x/3"), ConfigError);
+  BOOST_TEST(parse_shard("2/5").index == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(gtest_shard_variables_select_and_touch_the_status_file) {
+  TempDir dir;
+  const fs::path status = dir / "shard-status";
+  setenv("GTEST_SHARD_INDEX", "1", 1);
+  setenv("GTEST_TOTAL_SHARDS", "4", 1);
+  setenv("GTEST_SHARD_STATUS_FILE", status.c_str(), 1);
+  const auto s = shard_from_environment();
+  unsetenv("GTEST_SHARD_INDEX");
+  unsetenv("GTEST_TOTAL_SHARDS");
+  unsetenv("GTEST_SHARD_STATUS_FILE");
+  BOOST_REQUIRE(s.has_value());
+  BOOST_TEST(s->index == 1u);
+  BOOST_TEST(s->count == 4u);
+  BOOST_TEST(fs::exists(status));
+}
+
+BOOST_AUTO_TEST_CASE(the_table_fails_closed) {
+  TempDir dir;
+  BOOST_CHECK_THROW(Calibration::load(dir / "missing.json"), InputError);
+  test::write_file(dir / "bad.json", "{ not json");
+  BOOST_CHECK_THROW(Calibration::load(dir / "bad.json"), InputError);
+  test::write_file(dir / "norows.json", R"({"rows": []})");
+  BOOST_CHECK_THROW(Calibration::load(dir / "norows.json"), InputError);
+  test::write_file(dir / "noreason.json",
+                   R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"cuda","mode":"exact","provenance":{"by":"x"}}]})");
+  try {
+    Calibration::load(dir / "noreason.json");
+    BOOST_FAIL("a row without a reason must be refused");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.field() == "rows[0].reason");
+  }
+  test::write_file(dir / "places.json",
+                   R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"cuda","mode":"places","places":0,"reason":"r","provenance":{"by":"x"}}]})");
+  BOOST_CHECK_THROW(Calibration::load(dir / "places.json"), InputError);
+  // A twin without a row: the gate refuses to start.
+  const fs::path only_cuda = write_table(dir, {{"cuda", "exact"}});
+  const Matrix m = load_matrix(matrix_file("selftest.json"));
+  BOOST_CHECK_THROW(run_gate(m.cells, Calibration::load(only_cuda), quiet_options()), InputError);
+  const auto r = run_cli({"gate", "--matrix", matrix_file("selftest.json").string(), "--with-mutants", "--calibration",
+                          only_cuda.string(), "--report-dir", (dir / "r").string()});
+  BOOST_TEST(r.rc == 2);
+  BOOST_TEST(contains(r.err, "no calibration row"));
+  BOOST_TEST(run_cli({"gate", "--calibration", (dir / "missing.json").string()}).rc == 2);
+}
+
+BOOST_AUTO_TEST_CASE(loosening_an_exact_row_needs_allow_loosen) {
+  TempDir dir;
+  test::write_file(dir / "t.json", R"({"rows":[
+    {"feature":"float_motion","reference":"cpu","twin":"mutant-drift","mode":"exact","reason":"r","provenance":{"by":"x"}},
+    {"feature":"float_motion","reference":"cpu","twin":"mutant-drift","metric":"motion3","mode":"places","places":4,"reason":"blend","provenance":{"by":"x"}}]})");
+  const Calibration t = Calibration::load(dir / "t.json");
+  BOOST_TEST(t.loosenings(nullptr).size() == 1u);
+  BOOST_TEST(t.find("float_motion", "cpu", "mutant-drift", "motion3", "")->tolerance.describe() == "places=4");
+  BOOST_TEST(t.find("float_motion", "cpu", "mutant-drift", "motion", "")->tolerance.describe() == "exact");
+  const std::vector<std::string> args = {"gate", "--matrix", matrix_file("selftest.json").string(), "--with-mutants",
+                                         "--filter", "*/mutant-drift/*", "--calibration", (dir / "t.json").string(),
+                                         "--report-dir", (dir / "r").string()};
+  const auto refused = run_cli(args);
+  BOOST_TEST(refused.rc == 2);
+  BOOST_TEST(contains(refused.err, "--allow-loosen"));
+  auto allowed_args = args;
+  allowed_args.push_back("--allow-loosen");
+  const auto allowed = run_cli(allowed_args);
+  BOOST_TEST(allowed.rc == 1);  // motion and motion2 are still exact: the drift fails them
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "calibration loosened"));
+  // Against a baseline whose row was exact, a places row is a loosening too.
+  const fs::path base = write_table(dir, {{"mutant-drift", "exact"}});
+  test::write_file(dir / "now.json", R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"mutant-drift","mode":"places","places":4,"reason":"r","provenance":{"by":"x"}}]})");
+  const Calibration baseline = Calibration::load(base);
+  BOOST_TEST(Calibration::load(dir / "now.json").loosenings(&baseline).size() == 1u);
+  BOOST_TEST(Calibration::load(dir / "now.json").loosenings(nullptr).empty());
+}
+
+BOOST_AUTO_TEST_CASE(mutants_are_caught) {
+  const Matrix m = load_matrix(matrix_file("selftest.json"));
+  // Against exact rows every mutant fails every cell.
+  TempDir dir;
+  const fs::path exact = write_table(dir, {{"mutant-ulp", "exact"}, {"mutant-nan", "exact"}, {"mutant-sum", "exact"},
+                                           {"mutant-blur", "exact"}, {"mutant-drift", "exact"}, {"mutant-drift-6e-5", "exact"}});
+  const GateOutcome strict = run_gate(m.cells, Calibration::load(exact), quiet_options());
+  BOOST_TEST(strict.results.size() == m.cells.size());
+  for (const CellResult& r : strict.results) BOOST_TEST_CONTEXT(r.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::fail); }
+  BOOST_TEST(strict.exit_code == 1);
+  // The project's table: drift rows are places=4; 4e-5 passes, 6e-5 fails.
+  const GateOutcome project = run_gate(m.cells, Calibration::load(table_file()), quiet_options());
+  for (const CellResult& r : project.results) {
+    const CellStatus want = r.twin == "mutant-drift" ? CellStatus::pass : CellStatus::fail;
+    BOOST_TEST_CONTEXT(r.id << ": " << r.detail) { BOOST_TEST(r.status == want); }
+  }
+  const auto nan_cell = std::find_if(project.results.begin(), project.results.end(),
+                                     [](const CellResult& r) { return r.twin == "mutant-nan"; });
+  BOOST_TEST(nan_cell->first_mismatch["note"] == "NaN");
+  const auto ulp_cell = std::find_if(project.results.begin(), project.results.end(),
+                                     [](const CellResult& r) { return r.id == "float_motion/mutant-ulp/pan576/8b/420/default"; });
+  BOOST_TEST(ulp_cell->max_ulp == 1u);
+  BOOST_TEST(ulp_cell->first_mismatch["frame"] == 1);
+  BOOST_TEST(ulp_cell->first_mismatch["actual"]["hex"] == "0x1.ce33dc0000001p+4");
+}
+
+BOOST_AUTO_TEST_CASE(waivers_waive_report_unexpected_passes_and_expire) {
+  TempDir dir;
+  const std::string waivers = R"([
+    {"cells":"float_motion/mutant-ulp/pan576/*","reason":"known","issue":"https://example.invalid/1","expires":"2030-01-01"},
+    {"cells":"float_motion/mutant-drift/pan576/*","reason":"over-cautious","issue":"https://example.invalid/2","expires":"2030-01-01"},
+    {"cells":"float_motion/mutant-nan/pan576/*","reason":"old","issue":"https://example.invalid/3","expires":"2026-01-01"}])";
+  const fs::path t = write_table(dir, {{"mutant-ulp", "exact"}, {"mutant-nan", "exact"}, {"mutant-drift", "places=4"}}, waivers);
+  const Matrix m = load_matrix(matrix_file("selftest.json"));
+  GateOptions o = quiet_options();
+  o.today = "2026-12-02";
+  const auto cells = filter_cells(m.cells, {"*/pan576/*/default", "-*/mutant-sum/*", "-*/mutant-blur/*", "-*/mutant-drift-6e-5/*"});
+  const GateOutcome out = run_gate(cells, Calibration::load(t), o);
+  for (const CellResult& r : out.results) {
+    if (r.twin == "mutant-ulp") {
+      BOOST_TEST(r.status == CellStatus::waived);
+      BOOST_TEST(contains(r.waiver, "example.invalid/1"));
+    }
+    if (r.twin == "mutant-drift") {
+      BOOST_TEST(r.status == CellStatus::pass);
+      BOOST_TEST(r.unexpected_pass);
+    }
+    if (r.twin == "mutant-nan") {
+      BOOST_TEST(r.status == CellStatus::fail);
+      BOOST_TEST(contains(r.detail, "waiver expired"));
+    }
+  }
+  BOOST_TEST(out.exit_code == 1);  // the expired waiver
+}
+
+BOOST_AUTO_TEST_CASE(not_supported_is_not_failed_unless_required) {
+  const Matrix m = load_matrix(matrix_file("gate.json"));
+  const auto cells = filter_cells(m.cells, {"*/tiny3/*"});
+  const GateOutcome plain = run_gate(cells, Calibration::load(table_file()), quiet_options());
+  // Without a usable device (CI) the CUDA cells are not supported; the reference cells pass.
+  bool any_ns = false;
+  for (const CellResult& r : plain.results) any_ns = any_ns || r.status == CellStatus::not_supported;
+  if (any_ns) {
+    BOOST_TEST(plain.exit_code == 0);
+    GateOptions o = quiet_options();
+    o.require = {"cuda"};
+    const GateOutcome required = run_gate(cells, Calibration::load(table_file()), o);
+    BOOST_TEST(required.exit_code == 1);
+    for (const CellResult& r : required.results)
+      if (r.status == CellStatus::not_supported) BOOST_TEST(r.required);
+  }
+  for (const CellResult& r : plain.results)
+    if (r.twin == "cpu") BOOST_TEST(r.status == CellStatus::pass);
+}
+
+BOOST_AUTO_TEST_CASE(results_are_written_as_they_happen_and_merge_checks_coverage) {
+  TempDir dir;
+  const std::string matrix = matrix_file("selftest.json").string();
+  for (int shard = 0; shard < 3; ++shard) {
+    const auto r = run_cli({"gate", "--matrix", matrix, "--with-mutants", "--quiet", "--shard", std::to_string(shard) + "/3",
+                            "--report-dir", (dir / ("s" + std::to_string(shard))).string()});
+    BOOST_TEST(r.rc == 1);
+    BOOST_TEST(fs::exists(dir / ("s" + std::to_string(shard)) / "results.jsonl"));
+  }
+  const auto merged = run_cli({"merge", "--matrix", matrix, "--out", (dir / "m").string(), (dir / "s0").string(),
+                               (dir / "s1").string(), (dir / "s2").string()});
+  BOOST_TEST(merged.rc == 1);  // the mutants fail
+  BOOST_TEST(contains(merged.out, "merged 20 cells"));
+  const auto missing = run_cli({"merge", "--matrix", matrix, "--out", (dir / "m2").string(), (dir / "s0").string(), (dir / "s1").string()});
+  BOOST_TEST(missing.rc == 2);
+  BOOST_TEST(contains(missing.err, "missing"));
+  const auto dup = run_cli({"merge", "--matrix", matrix, "--out", (dir / "m3").string(), (dir / "s0").string(),
+                            (dir / "s1").string(), (dir / "s2").string(), (dir / "s0").string()});
+  BOOST_TEST(dup.rc == 2);
+  BOOST_TEST(contains(dup.err, "duplicated"));
+  // An interrupted record: cut the last line in half; the report says what is missing.
+  std::string jsonl = test::read_file(dir / "s0" / "results.jsonl");
+  jsonl.resize(jsonl.size() - 40);
+  test::write_file(dir / "s0" / "results.jsonl", jsonl);
+  const auto report = run_cli({"report", (dir / "s0").string()});
+  BOOST_TEST(report.rc == 2);
+  BOOST_TEST(contains(test::read_file(dir / "s0" / "summary.md"), "truncated"));
+}
+
+BOOST_AUTO_TEST_CASE(reports_render_from_the_record) {
+  TempDir dir;
+  const auto r = run_cli({"gate", "--matrix", matrix_file("selftest.json").string(), "--with-mutants", "--quiet",
+                          "--filter", "*/still64/*", "--report-dir", (dir / "r").string()});
+  BOOST_TEST(r.rc == 1);
+  pugi::xml_document junit;
+  BOOST_REQUIRE(junit.load_file((dir / "r" / "junit.xml").c_str()));
+  int cases = 0, failures = 0;
+  for (pugi::xml_node suite : junit.child("testsuites").children("testsuite"))
+    for (pugi::xml_node tc : suite.children("testcase")) {
+      ++cases;
+      failures += tc.child("failure") ? 1 : 0;
+    }
+  BOOST_TEST(cases == 10);
+  BOOST_TEST(failures == 8);  // all but mutant-drift's two cells
+  const std::string md = test::read_file(dir / "r" / "summary.md");
+  BOOST_TEST(contains(md, "## twinproof gate: FAIL"));
+  BOOST_TEST(contains(md, "| mutant-nan | 0 | 2 |"));
+  BOOST_TEST(contains(md, "`float_motion/mutant-blur/still64/8b/420/default`"));
+  const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+  BOOST_TEST(summary["schema_version"] == kReportSchemaVersion);
+  BOOST_TEST(summary["environment"].contains("git_commit"));
+  BOOST_TEST(summary["environment"].contains("cuda_driver"));
+  BOOST_TEST(summary["counts"]["fail"] == 8);
+  const std::string html = test::read_file(dir / "r" / "report.html");
+  BOOST_TEST(contains(html, "<h2>mutant-blur</h2>"));
+  BOOST_TEST(contains(html, "class=fail"));
+}
+
+BOOST_AUTO_TEST_CASE(the_project_gate_passes_its_cpu_cells) {
+  const Matrix m = load_matrix(matrix_file("gate.json"));
+  const auto cells = filter_cells(m.cells, {"float_motion/cpu/*", "-*/bbb1080_t240/*", "-*/city720x405/*", "-*/bbb640_t240/*",
+                                            "-*/city720_f48/*", "-*/pan4k/*", "-*/cb1080*"});
+  const GateOutcome out = run_gate(cells, Calibration::load(table_file()), quiet_options());
+  for (const CellResult& r : out.results) BOOST_TEST_CONTEXT(r.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::pass); }
+  BOOST_TEST(out.results.size() == cells.size());
+}
+
+BOOST_AUTO_TEST_CASE(cell_timeout_is_a_timeout_not_a_pass) {
+  const Matrix m = load_matrix(matrix_file("gate.json"));
+  GateOptions o = quiet_options();
+  o.cell_timeout_s = 1e-9;
+  const GateOutcome out = run_gate(filter_cells(m.cells, {"float_motion/cpu/pan576/8b/420/default"}), Calibration::load(table_file()), o);
+  BOOST_REQUIRE(out.results.size() == 1u);
+  BOOST_TEST(out.results[0].status == CellStatus::timeout);
+  BOOST_TEST(out.exit_code == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
