@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,17 @@ struct DeviceDescription {
 std::vector<DeviceDescription> cuda_devices();
 std::string cuda_runtime_version();
 std::string cuda_driver_version();
+
+}  // namespace twinproof
+
+namespace twinproof {
+
+// Copy bandwidths of a device, measured now with CUDA events (median of several copies):
+// device-to-device counts bytes read plus bytes written; host-to-device is from pinned memory.
+struct DeviceBandwidth {
+  double d2d_gbps = 0;
+  double h2d_pinned_gbps = 0;
+};
+std::optional<DeviceBandwidth> measure_bandwidth(int device);  // nullopt without a device
 
 }  // namespace twinproof

@@ -12,6 +12,7 @@ Availability cuda_availability() { return {false, "built without CUDA"}; }
 std::vector<DeviceDescription> cuda_devices() { return {}; }
 std::string cuda_runtime_version() { return "none (built without CUDA)"; }
 std::string cuda_driver_version() { return "unknown (built without CUDA)"; }
+std::optional<DeviceBandwidth> measure_bandwidth(int) { return std::nullopt; }
 #endif
 
 namespace {

@@ -49,6 +49,9 @@ std::string md_escape(const std::string& s) {
 
 std::string diff_text(double d) { return std::isnan(d) ? "NaN" : fmt::format("{:.3g}", d); }
 
+// Who a row of the reports is about: a twin, or the reference judged against its goldens.
+std::string subject(const CellResult& r) { return r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin; }
+
 void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
   pugi::xml_document doc;
   auto decl = doc.append_child(pugi::node_declaration);
@@ -129,7 +132,7 @@ td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f
        "(green: bit-exact; light green: within tolerance; red: fail; orange: waived; purple: error or timeout; grey: not supported).</p>";
   // One heatmap per twin: rows are vector variants, columns option sets.
   std::map<std::string, std::vector<const CellResult*>> by_twin;
-  for (const CellResult& r : results) by_twin[r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin].push_back(&r);
+  for (const CellResult& r : results) by_twin[subject(r)].push_back(&r);
   for (const auto& [twin, cells] : by_twin) {
     std::set<std::string> rows, cols;
     std::map<std::pair<std::string, std::string>, const CellResult*> grid;
@@ -194,10 +197,7 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   for (const std::string& n : notes) md += "> " + n + "\n\n";
   // Counts per twin and status.
   std::map<std::string, std::map<std::string, int>> counts;
-  for (const CellResult& r : results) {
-    const std::string who = r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin;
-    counts[who][std::string(to_string(r.status))]++;
-  }
+  for (const CellResult& r : results) counts[subject(r)][std::string(to_string(r.status))]++;
   const std::vector<std::string> statuses = {"pass", "fail", "not-supported", "waived", "error", "timeout"};
   md += "| twin |";
   for (const std::string& s : statuses) md += " " + s + " |";
@@ -207,11 +207,11 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   for (const auto& [who, c] : counts) {
     double worst = 0;
     for (const CellResult& r : results)
-      if ((r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin) == who && r.status != CellStatus::not_supported)
+      if (subject(r) == who && r.status != CellStatus::not_supported)
         worst = std::isnan(r.max_abs_diff) || std::isnan(worst) ? std::nan("") : std::max(worst, r.max_abs_diff);
-    md += "| " + who + " |";
+    md += fmt::format("| {} |", who);
     for (const std::string& s : statuses) md += fmt::format(" {} |", c.count(s) ? c.at(s) : 0);
-    md += " " + diff_text(worst) + " |\n";
+    md += fmt::format(" {} |\n", diff_text(worst));
   }
   std::vector<const CellResult*> bad;
   for (const CellResult& r : results)

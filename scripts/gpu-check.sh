@@ -52,6 +52,16 @@ for tool in memcheck racecheck; do
   done
 done
 
+for matrix in gate sweep; do
+  echo "== gate --matrix $matrix.json --require cuda"
+  # The two full-size real clips stay on the CPU runners (see README); everything else runs.
+  "$tp" gate --matrix "$here/ci/matrices/$matrix.json" --require cuda --quiet \
+    --filter '-*/bbb1080_t240/*' --filter '-*/city720x405/*' --report-dir "$logs/$matrix" >"$logs/$matrix.txt" 2>&1
+  rc=$?
+  tail -3 "$logs/$matrix.txt"
+  row "gate $matrix.json" "rc=$rc" "$(grep -E '^gate ' "$logs/$matrix.txt" | tail -1)"
+done
+
 echo
 echo "== summary"
 python3 - "$logs" <<'PY'

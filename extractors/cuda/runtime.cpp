@@ -1,6 +1,9 @@
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/devices.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include <fmt/format.h>
 
 namespace twinproof {
@@ -69,6 +72,35 @@ std::vector<DeviceDescription> cuda_devices() {
   return out;
 }
 std::string cuda_runtime_version() { return cuda::runtime_version(); }
+
+std::optional<DeviceBandwidth> measure_bandwidth(int device) {
+  if (device >= cuda::device_count()) return std::nullopt;
+  cuda::use_device(device);
+  constexpr std::size_t kDeviceBytes = std::size_t(1) << 30, kHostBytes = std::size_t(256) << 20;
+  cuda::DeviceBuffer<std::uint8_t> a(kDeviceBytes), b(kDeviceBytes);
+  cuda::PinnedBuffer<std::uint8_t> host;
+  host.resize(kHostBytes);
+  std::memset(host.get(), 1, kHostBytes);
+  TP_CUDA(cudaMemset(a.get(), 1, kDeviceBytes));
+  cuda::Stream s;
+  cuda::Event start(true), stop(true);
+  const auto median_ms = [&](auto&& copy) {
+    copy();  // warm-up
+    std::vector<float> ms;
+    for (int i = 0; i < 7; ++i) {
+      start.record(s.get());
+      copy();
+      stop.record(s.get());
+      stop.sync();
+      ms.push_back(cuda::elapsed_ms(start, stop));
+    }
+    std::sort(ms.begin(), ms.end());
+    return static_cast<double>(ms[ms.size() / 2]);
+  };
+  const double d2d = median_ms([&] { TP_CUDA(cudaMemcpyAsync(b.get(), a.get(), kDeviceBytes, cudaMemcpyDeviceToDevice, s.get())); });
+  const double h2d = median_ms([&] { TP_CUDA(cudaMemcpyAsync(a.get(), host.get(), kHostBytes, cudaMemcpyHostToDevice, s.get())); });
+  return DeviceBandwidth{2.0 * kDeviceBytes / (d2d * 1e6), kHostBytes / (h2d * 1e6)};
+}
 std::string cuda_driver_version() { return cuda::driver_version(); }
 
 namespace cuda {
