@@ -71,18 +71,22 @@ class DeviceBuffer {
 };
 
 // Page-locked host memory, so that copies are truly asynchronous and run at full bandwidth.
+// Write-combined buffers are for memory the host only writes (upload staging): faster to fill
+// with streaming stores and to DMA over PCIe, very slow to read back on the host.
 template <class T>
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
+  explicit PinnedBuffer(bool write_combined) : flags_(write_combined ? cudaHostAllocWriteCombined : cudaHostAllocDefault) {}
   ~PinnedBuffer() { release(); }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), flags_(o.flags_) {}
   void resize(std::size_t n) {
     if (n == n_) return;
     release();
-    if (n > 0) TP_CUDA(cudaMallocHost(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+    if (n > 0) TP_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&p_), n * sizeof(T), flags_));
     n_ = n;
   }
   T* get() const { return p_; }
@@ -97,6 +101,7 @@ class PinnedBuffer {
   }
   T* p_ = nullptr;
   std::size_t n_ = 0;
+  unsigned flags_ = cudaHostAllocDefault;
 };
 
 class Stream {

@@ -5,6 +5,7 @@
 //  - pinned staging filled by several threads, uploads on their own stream, so that the next
 //    batch's copy overlaps this batch's kernels;
 //  - the host adding each pair's row sums with score_from_row_sums, as the CPU does.
+#include <algorithm>
 #include <deque>
 #include <span>
 
@@ -22,7 +23,7 @@ constexpr int kMaxBatch = kernels::kMaxBatchFrames - 1;
 class CudaEngine final : public MotionEngine {
  public:
   explicit CudaEngine(const ExtractorContext& ctx)
-      : ctx_(ctx), pool_(std::min(7u, std::max(1u, std::thread::hardware_concurrency() / 2)) - 1) {}
+      : ctx_(ctx), pool_(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u) - 1) {}
 
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override {
     cuda::use_device(ctx_.device);
@@ -141,7 +142,8 @@ class CudaEngine final : public MotionEngine {
     PlaneGeometry g{};
     std::size_t frame_bytes = 0;
     cuda::DeviceBuffer<std::uint8_t> samples[kRing];
-    cuda::PinnedBuffer<std::uint8_t> staging[kRing];
+    cuda::PinnedBuffer<std::uint8_t> staging[kRing] = {cuda::PinnedBuffer<std::uint8_t>(true), cuda::PinnedBuffer<std::uint8_t>(true),
+                                                        cuda::PinnedBuffer<std::uint8_t>(true)};  // host writes only
     cuda::DeviceBuffer<float> rows[kRing], rows_down[kRing];
     cuda::PinnedBuffer<float> host_rows[kRing], host_rows_down[kRing];
     cuda::DeviceBuffer<float> blurred;  // the batch's blurred planes (capture, scale1)
