@@ -113,10 +113,13 @@ TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& act
     if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) metrics.push_back(m);
   const unsigned frames = std::max(expected.frames(), actual.frames());
   if (expected.frames() != actual.frames() || expected.first_frame() != actual.first_frame()) r.pass = false;
-  for (const std::string& metric : metrics) {
-    const Tolerance t = tolerance_of(metric);
-    for (unsigned i = 0; i < frames; ++i) {
-      const unsigned f = expected.first_frame() + i;
+  // Frame by frame, metrics in order within a frame: the first mismatch is the earliest frame's.
+  std::vector<Tolerance> tolerances;
+  for (const std::string& metric : metrics) tolerances.push_back(tolerance_of(metric));
+  for (unsigned i = 0; i < frames; ++i) {
+    const unsigned f = expected.first_frame() + i;
+    for (std::size_t k = 0; k < metrics.size(); ++k) {
+      const std::string& metric = metrics[k];
       const std::optional<double> e = expected.get(metric, f), a = actual.get(metric, f);
       if (!e && !a) continue;
       ++r.values;
@@ -125,7 +128,7 @@ TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& act
         fail(m);
         continue;
       }
-      m.cmp = compare_values(*e, *a, t);
+      m.cmp = compare_values(*e, *a, tolerances[k]);
       // NaN, once seen, stays the largest difference.
       if (std::isnan(m.cmp.abs_diff)) r.max_abs_diff = m.cmp.abs_diff;
       else if (!std::isnan(r.max_abs_diff)) r.max_abs_diff = std::max(r.max_abs_diff, m.cmp.abs_diff);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   cli::add_goldens(app, rc);
   cli::add_bench(app, rc);
   cli::add_gate(app, rc);
+  cli::add_repro(app, rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

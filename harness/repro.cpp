@@ -1,0 +1,353 @@
+#include "harness/repro.hpp"
+
+#include <bit>
+#include <cmath>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include "extractors/registry.hpp"
+#include "harness/calibration.hpp"
+#include "harness/environment.hpp"
+#include "harness/errors.hpp"
+#include "harness/goldens.hpp"
+#include "harness/paths.hpp"
+#include "harness/sha256.hpp"
+#include "harness/vectors/vectors.hpp"
+
+namespace twinproof {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Cell find_cell(const std::string& id, const fs::path& matrix) {
+  std::vector<fs::path> files;
+  if (!matrix.empty()) {
+    files.push_back(matrix);
+  } else {
+    for (const auto& e : fs::directory_iterator(data_root() / "ci" / "matrices"))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+  }
+  for (const fs::path& f : files)
+    for (const Cell& c : load_matrix(f).cells)
+      if (c.id == id) return c;
+  throw ConfigError("cell", id,
+                    fmt::format("cell '{}' is in no matrix ({}); ids are feature/twin/vector/NNb/CCC/option_set, "
+                                "see `twinproof gate --list`",
+                                id, matrix.empty() ? (data_root() / "ci" / "matrices").string() : matrix.string()));
+}
+
+namespace {
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+std::string value_text(double v, bool fp32) {
+  return fp32 ? fmt::format("{} ({})", static_cast<float>(v), hex(v)) : fmt::format("{:.17g} ({})", v, hex(v));
+}
+
+// Runs one backend over the target's frames, optionally calling `after` after each frame.
+ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bool capture,
+               const std::function<void(unsigned, const Extractor&)>& after = {}) {
+  ExtractorContext ctx;
+  ctx.device = o.device;
+  ctx.capture_stages = capture;
+  auto ex = make_extractor(b, ctx);
+  auto src = t.open();
+  ex->init(src->format(), t.cell.options);
+  ScoreTable table;
+  Frame f;
+  unsigned index = 0;
+  bool started = false;
+  while (src->next(f)) {
+    const unsigned label = t.first_label + index++;
+    if (o.frames && (label < o.frames->first || (o.frames->last && label > *o.frames->last))) continue;
+    if (!started) table.set_frames(label, 0);
+    started = true;
+    ex->extract(f.view(), label, table);
+    if (after) after(label, *ex);
+  }
+  if (!started) throw ConfigError("--frames", "", "no frame of the cell is in the requested range");
+  ex->flush(table);
+  return table;
+}
+
+// Compares one stage of the two backends: equal bit for bit, or where the first difference is.
+StageDiff compare_stage(Stage s, const std::optional<Probe>& a, const std::optional<Probe>& b) {
+  StageDiff d;
+  d.stage = s;
+  d.ref_has = a.has_value();
+  d.twin_has = b.has_value();
+  if (!a || !b) return d;
+  for (std::size_t i = 0; i < a->arrays.size() && i < b->arrays.size(); ++i) {
+    const ProbeArray& x = a->arrays[i];
+    const ProbeArray& y = b->arrays[i];
+    const std::size_t n = std::min(x.values.size(), y.values.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      if (same_bits(x.values[k], y.values[k])) continue;
+      if (d.differing++ == 0) {
+        d.ref_value = x.values[k];
+        d.twin_value = y.values[k];
+        d.fp32 = x.fp32 && y.fp32;
+        const int w = std::max(1, x.width);
+        if (x.width > 1 && x.height >= 1) d.where = fmt::format("plane {}, row {}, column {}", x.name, k / w, k % w);
+        else if (x.height > 1) d.where = fmt::format("plane {}, row {}", x.name, k);
+        else d.where = x.name;
+      }
+    }
+    if (x.values.size() != y.values.size()) {
+      d.differing += std::max(x.values.size(), y.values.size()) - n;
+      if (d.where.empty()) d.where = fmt::format("{}: {} values against {}", x.name, x.values.size(), y.values.size());
+    }
+  }
+  if (a->arrays.size() != b->arrays.size()) {
+    ++d.differing;
+    if (d.where.empty()) d.where = fmt::format("{} arrays against {}", a->arrays.size(), b->arrays.size());
+  }
+  d.equal = d.differing == 0;
+  return d;
+}
+
+void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, unsigned to, std::ostream& out) {
+  fs::create_directories(o.bundle);
+  const fs::path frames = o.bundle / "frames.y4m";
+  Sha256 hash;
+  unsigned written = 0;
+  {
+    auto src = t.open();
+    auto writer = create_y4m_writer(frames.string(), src->format());
+    Frame f;
+    unsigned index = 0;
+    while (src->next(f)) {
+      const unsigned label = t.first_label + index++;
+      if (label < from || label > to) continue;
+      writer->write(f);
+      hash.update(f.bytes(), f.size());
+      ++written;
+    }
+  }
+  const Cell& c = t.cell;
+  json options = json::object();
+  for (const auto& [k, v] : c.options) options[k] = v;
+  const json cell = {{"id", c.id},
+                     {"kind", std::string(to_string(c.kind))},
+                     {"feature", c.feature},
+                     {"reference", c.reference},
+                     {"twin", c.twin},
+                     {"vector", c.vector},
+                     {"bitdepth", c.bitdepth},
+                     {"chroma", std::string(to_string(c.chroma))},
+                     {"option_set", c.option_set},
+                     {"options", options},
+                     {"golden", c.golden},
+                     {"first_label", from},
+                     {"frames", written},
+                     {"frames_sha256", hash.hex_digest()},
+                     {"with_mutants", o.with_mutants}};
+  std::ofstream(o.bundle / "cell.json") << cell.dump(2) << "\n";
+  std::ofstream(o.bundle / "environment.json") << environment_fingerprint().dump(2) << "\n";
+  std::ofstream(o.bundle / "commands.txt")
+      << "# Replays this repro (frames " << from << " to " << to << " of " << c.vector << ") on any machine with twinproof:\n"
+      << "twinproof repro --bundle " << o.bundle.filename().string() << (o.with_mutants ? " --with-mutants" : "") << "\n"
+      << "# The original run:\n"
+      << o.rerun << "\n";
+  fmt::print(out, "bundle: {} ({} frames as .y4m, cell.json, commands.txt, environment.json)\n", o.bundle.string(), written);
+}
+
+}  // namespace
+
+ReproTarget load_bundle(const fs::path& dir) {
+  const fs::path cell_file = dir / "cell.json";
+  std::ifstream in(cell_file);
+  if (!in) throw InputError(cell_file.string(), "file", cell_file.string(), "not a repro bundle (no cell.json)");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(cell_file.string(), "json", fmt::format("byte {}", e.byte), e.what());
+  }
+  ReproTarget t;
+  Cell& c = t.cell;
+  try {
+    c.id = j.at("id").get<std::string>();
+    c.kind = j.at("kind").get<std::string>() == "regression" ? CellKind::regression : CellKind::parity;
+    c.feature = j.at("feature").get<std::string>();
+    c.reference = j.at("reference").get<std::string>();
+    c.twin = j.at("twin").get<std::string>();
+    c.vector = j.at("vector").get<std::string>();
+    c.bitdepth = j.at("bitdepth").get<int>();
+    c.chroma = parse_chroma(j.at("chroma").get<std::string>()).value_or(Chroma::c420);
+    c.option_set = j.at("option_set").get<std::string>();
+    c.options = options_from_json(j.at("options"), cell_file.string(), "options");
+    c.golden = j.value("golden", "");
+    t.first_label = j.at("first_label").get<unsigned>();
+  } catch (const json::exception& e) {
+    throw InputError(cell_file.string(), "cell", "", std::string("malformed bundle: ") + e.what());
+  }
+  const std::string frames = (dir / "frames.y4m").string();
+  const std::string sha = j.value("frames_sha256", "");
+  const unsigned count = j.value("frames", 0u);
+  t.open = [frames, sha, count, id = c.id] { return verify_stream(open_y4m(frames), "bundle " + id, sha, count); };
+  return t;
+}
+
+ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream& out) {
+  ReproResult res;
+  const Cell& c = t.cell;
+  const Backend* ref_backend = find_backend(c.feature, c.reference);
+  if (ref_backend == nullptr) throw ConfigError("reference", c.reference, "no such reference backend");
+  fmt::print(out, "cell {}\n", c.id);
+  if (c.kind == CellKind::regression) {
+    // The reference against its golden: outputs only (a golden holds no stages).
+    const GoldenFile g = load_golden_file(data_root() / "goldens" / c.feature / (c.vector + ".json"));
+    const ScoreTable got = run(*ref_backend, t, o, false);
+    for (const GoldenCase& gc : g.cases)
+      if (gc.id == c.golden) {
+        const TableComparison cmp = compare_tables(gc.expected, got, Tolerance::exact());
+        res.mismatch = !cmp.pass;
+        res.first = cmp.first;
+        res.verdict = cmp.pass ? "reference equals its golden bit for bit" : "reference departs from its golden: " + cmp.summary();
+        res.exit_code = cmp.pass ? 0 : 1;
+        fmt::print(out, "{}\n", res.verdict);
+        return res;
+      }
+    throw ConfigError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
+  }
+  const Backend* twin = find_backend(c.feature, c.twin, o.with_mutants);
+  if (twin == nullptr) throw ConfigError("twin", c.twin, fmt::format("no backend '{}' (mutants need --with-mutants)", c.twin));
+  const Availability av = twin->availability();
+  if (!av.available) throw ConfigError("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
+
+  // 1. Both backends over the cell; per frame and metric, both values and their distance.
+  const ScoreTable ref = run(*ref_backend, t, o, false);
+  const ScoreTable dut = run(*twin, t, o, false);
+  const TableComparison exact = compare_tables(ref, dut, Tolerance::exact());
+  fmt::print(out, "{:>6}  {:<8} {:<44} {:<44} {:>10} {:>6}\n", "frame", "metric", "reference (decimal, %a)",
+             std::string(c.twin) + " (decimal, %a)", "|diff|", "ULP");
+  bool marked = false;
+  for (unsigned i = 0; i < ref.frames(); ++i) {
+    const unsigned f = ref.first_frame() + i;
+    for (const std::string& m : ref.metrics()) {
+      const auto a = ref.get(m, f), b = dut.get(m, f);
+      const auto show = [](const std::optional<double>& v) { return v ? fmt::format("{:.12f} {}", *v, hex(*v)) : std::string("-"); };
+      std::string diff = "-", ulp = "-", mark;
+      if (a && b) {
+        const ValueComparison vc = compare_values(*a, *b, Tolerance::exact());
+        diff = fmt::format("{:.3g}", vc.abs_diff);
+        ulp = vc.ulp == std::numeric_limits<std::uint64_t>::max() ? "n/a" : std::to_string(vc.ulp);
+        if (!vc.pass && !marked) {
+          mark = "  <- first mismatch";
+          marked = true;
+        }
+      } else if (a.has_value() != b.has_value() && !marked) {
+        mark = "  <- first mismatch";
+        marked = true;
+      }
+      fmt::print(out, "{:>6}  {:<8} {:<44} {:<44} {:>10} {:>6}{}\n", f, m, show(a), show(b), diff, ulp, mark);
+    }
+  }
+  res.mismatch = !exact.pass;
+  res.first = exact.first;
+
+  // The calibration row decides the exit code; the bisection looks for the first differing bit.
+  const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
+  const CalibrationRow* row = table.find(c.feature, c.reference, c.twin, "", "");
+  const Tolerance tol = row ? row->tolerance : Tolerance::exact();
+  const TableComparison judged = compare_tables(ref, dut, tol);
+  fmt::print(out, "judged by {}: {}\n", row ? row->describe() : "no calibration row (exact)", judged.summary());
+  res.exit_code = judged.pass ? 0 : 1;
+
+  unsigned last_frame = ref.first_frame() + ref.frames() - 1;
+  if (res.mismatch) {
+    // 2. Replay with stage capture, comparing after every frame until one differs somewhere.
+    const unsigned limit = std::min(last_frame, res.first->frame + 1);
+    ReproOptions capture = o;
+    capture.frames = FrameRange{ref.first_frame(), limit};
+    std::vector<std::vector<std::optional<Probe>>> ref_by_frame;
+    ref_by_frame.reserve(limit - ref.first_frame() + 1);
+    run(*ref_backend, t, capture, true, [&](unsigned, const Extractor& ex) {
+      std::vector<std::optional<Probe>> s;
+      for (Stage st : kAllStages) s.push_back(ex.inspect(st));
+      ref_by_frame.push_back(std::move(s));
+    });
+    std::optional<unsigned> found;
+    std::vector<StageDiff> diffs;
+    unsigned index = 0;
+    run(*twin, t, capture, true, [&](unsigned label, const Extractor& ex) {
+      if (found) return;
+      std::vector<StageDiff> d;
+      bool any = false;
+      for (std::size_t k = 0; k < std::size(kAllStages); ++k) {
+        d.push_back(compare_stage(kAllStages[k], ref_by_frame[index][k], ex.inspect(kAllStages[k])));
+        any = any || (!d.back().equal && d.back().ref_has && d.back().twin_has);
+      }
+      ++index;
+      if (any) {
+        found = label;
+        diffs = std::move(d);
+      }
+    });
+    res.divergence_frame = found;
+    res.stages = diffs;
+    if (found) {
+      fmt::print(out, "\nstages of frame {} (after extracting it; pairs end at this frame), pipeline order:\n", *found);
+      std::string last_equal;
+      for (const StageDiff& d : diffs) {
+        if (!d.ref_has && !d.twin_has) continue;
+        std::string line;
+        if (!d.twin_has) {
+          line = fmt::format("not exposed by {}", c.twin);
+        } else if (!d.ref_has) {
+          line = fmt::format("not exposed by {}", c.reference);
+        } else if (d.equal) {
+          line = "equal bit for bit";
+          if (res.verdict.empty()) last_equal = std::string(to_string(d.stage));
+        } else {
+          line = fmt::format("DIFFER: {} element(s); first at {}: {} {} vs {} {}", d.differing, d.where, c.reference,
+                             value_text(d.ref_value, d.fp32), c.twin, value_text(d.twin_value, d.fp32));
+          if (res.verdict.empty()) {
+            std::string nan = std::isnan(d.twin_value) ? " (NaN)" : "";
+            res.verdict = fmt::format("first divergence: {}, {}{}", to_string(d.stage), d.where, nan);
+            if (!last_equal.empty()) res.verdict += fmt::format(" ({} equal before it)", last_equal);
+            if (!diffs.empty() && std::none_of(diffs.begin(), diffs.end(), [](const StageDiff& s) { return s.stage == Stage::row_sums && s.twin_has; }) &&
+                (d.stage == Stage::plane_totals || d.stage == Stage::plane_scores || d.stage == Stage::frame_score))
+              res.verdict = fmt::format("{} equal; {} differ ({} reduction): {}", last_equal.empty() ? "stages" : last_equal,
+                                        to_string(d.stage), c.twin, d.where);
+          }
+        }
+        fmt::print(out, "  {:<16} {}\n", to_string(d.stage), line);
+      }
+    } else {
+      res.verdict = "every exposed stage is equal; the difference is in the outputs only";
+    }
+    fmt::print(out, "\n{}\n", res.verdict);
+    last_frame = limit;
+  } else {
+    res.verdict = "reference and twin are equal bit for bit on every frame and metric";
+    fmt::print(out, "{}\n", res.verdict);
+  }
+
+  // 3. Repeat: the twin must return identical bits every time (races, atomics, order).
+  if (o.repeat > 0) {
+    for (unsigned k = 1; k <= o.repeat && res.repeat_identical; ++k) {
+      const ScoreTable again = run(*twin, t, o, false);
+      const TableComparison same = compare_tables(dut, again, Tolerance::exact());
+      if (!same.pass) {
+        res.repeat_identical = false;
+        fmt::print(out, "--repeat {}: run {} differs from run 0: {}\n", o.repeat, k, same.summary());
+      }
+    }
+    if (res.repeat_identical) fmt::print(out, "--repeat {}: identical bits in all {} runs\n", o.repeat, o.repeat + 1);
+    else res.exit_code = 1;
+  }
+
+  if (!o.bundle.empty()) {
+    const unsigned from = res.first ? std::max(ref.first_frame(), res.first->frame > 0 ? res.first->frame - 1 : 0) : ref.first_frame();
+    write_bundle(t, o, from, last_frame, out);
+  }
+  fmt::print(out, "rerun: {}\n", o.rerun);
+  return res;
+}
+
+}  // namespace twinproof

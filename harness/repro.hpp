@@ -1,0 +1,62 @@
+// Repro: replays one cell and bisects a mismatch to the stage where the twin departs from the
+// reference (converted planes, blur passes, downscale, row sums, totals, scores, outputs).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "harness/matrix.hpp"
+#include "harness/scores.hpp"
+
+namespace twinproof {
+
+// Finds a cell by id in the project's matrices (ci/matrices/*.json), or in `matrix` when given.
+Cell find_cell(const std::string& id, const std::filesystem::path& matrix = {});
+
+struct ReproTarget {
+  Cell cell;
+  // Opens the cell's frames from the start (a manifest vector, or a bundle's frames.y4m).
+  std::function<std::unique_ptr<FrameSource>()> open;
+  unsigned first_label = 0;  // label of the source's first frame (bundles keep the original ones)
+};
+
+struct ReproOptions {
+  std::optional<FrameRange> frames;      // score only this sub-clip (labels are kept)
+  unsigned repeat = 0;                   // run the twin this many times; every run must match
+  bool with_mutants = false;
+  int device = 0;
+  std::filesystem::path bundle;          // write a self-contained repro here
+  std::string rerun;                     // the command line that reruns this repro
+};
+
+// One stage's comparison on one frame.
+struct StageDiff {
+  Stage stage{};
+  bool ref_has = false, twin_has = false;
+  bool equal = true;
+  std::size_t differing = 0;
+  std::string where;  // "plane Y, row 17, column 23"
+  double ref_value = 0, twin_value = 0;
+  bool fp32 = true;
+};
+
+struct ReproResult {
+  bool mismatch = false;              // any bit differs between reference and twin
+  std::optional<Mismatch> first;      // the first differing output
+  std::optional<unsigned> divergence_frame;
+  std::vector<StageDiff> stages;      // of the divergence frame, pipeline order
+  std::string verdict;                // "first divergence: row sums, plane Y, row 17"
+  bool repeat_identical = true;
+  int exit_code = 0;                  // 0 the cell passes its row (and repeats match), 1 not, 2 error
+};
+
+ReproResult run_repro(const ReproTarget& target, const ReproOptions& options, std::ostream& out);
+
+// Replays a bundle written by run_repro (cell.json, frames.y4m, commands.txt, environment.json).
+ReproTarget load_bundle(const std::filesystem::path& dir);
+
+}  // namespace twinproof

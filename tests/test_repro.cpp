@@ -1,0 +1,108 @@
+// Repro: the verdict names the stage each mutant breaks, bundles replay elsewhere, repeats match.
+#include <sstream>
+
+#include <boost/test/unit_test.hpp>
+
+#include "harness/errors.hpp"
+#include "harness/repro.hpp"
+#include "harness/vectors/vectors.hpp"
+#include "tests/support.hpp"
+
+using namespace twinproof;
+namespace fs = std::filesystem;
+
+namespace {
+
+ReproTarget target(const std::string& id) {
+  ReproTarget t;
+  t.cell = find_cell(id);
+  const Cell cell = t.cell;
+  t.open = [cell] {
+    const Manifest& m = Manifest::project();
+    return open_vector(m.variant(cell.vector, cell.bitdepth, cell.chroma), m);
+  };
+  return t;
+}
+
+ReproResult replay(const ReproTarget& t, ReproOptions o = {}) {
+  o.with_mutants = true;
+  std::ostringstream out;
+  ReproResult r = run_repro(t, o, out);
+  BOOST_TEST_MESSAGE(out.str());
+  return r;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(repro)
+
+BOOST_AUTO_TEST_CASE(mutant_blur_is_found_in_the_blur_at_its_row_and_column) {
+  const ReproResult r = replay(target("float_motion/mutant-blur/still64/8b/420/default"));
+  BOOST_TEST(r.mismatch);
+  BOOST_TEST(r.divergence_frame.value() == 1u);
+  BOOST_TEST(contains(r.verdict, "first divergence: blur, plane Y, row 17, column 23"), r.verdict);
+  BOOST_TEST(r.exit_code == 1);
+}
+
+BOOST_AUTO_TEST_CASE(mutant_sum_is_found_in_the_row_sums) {
+  const ReproResult r = replay(target("float_motion/mutant-sum/pan576/8b/420/default"));
+  BOOST_TEST(contains(r.verdict, "first divergence: row sums, plane Y, row"), r.verdict);
+  BOOST_TEST(contains(r.verdict, "blur equal before it"), r.verdict);
+}
+
+BOOST_AUTO_TEST_CASE(mutant_ulp_and_nan_are_found_in_the_final_output) {
+  const ReproResult ulp = replay(target("float_motion/mutant-ulp/pan576/8b/420/default"));
+  BOOST_TEST(contains(ulp.verdict, "first divergence: final output, motion2[1]"), ulp.verdict);
+  BOOST_TEST(ulp.first->cmp.ulp == 1u);
+  const ReproResult nan = replay(target("float_motion/mutant-nan/still64/8b/420/default"));
+  BOOST_TEST(contains(nan.verdict, "first divergence: final output, motion2[1] (NaN)"), nan.verdict);
+}
+
+BOOST_AUTO_TEST_CASE(a_passing_twin_and_a_regression_cell) {
+  const ReproResult drift = replay(target("float_motion/mutant-drift/pan576/8b/420/default"));
+  BOOST_TEST(drift.mismatch);        // not bit-exact ...
+  BOOST_TEST(drift.exit_code == 0);  // ... but within its places=4 row
+  const ReproResult golden = replay(target("float_motion/cpu/tiny3/8b/444/default"));
+  BOOST_TEST(!golden.mismatch);
+  BOOST_TEST(golden.exit_code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(repeat_requires_identical_bits) {
+  ReproOptions o;
+  o.repeat = 3;
+  const ReproResult r = replay(target("float_motion/mutant-drift/still64/8b/420/default"), o);
+  BOOST_TEST(r.repeat_identical);
+}
+
+BOOST_AUTO_TEST_CASE(a_bundle_replays_from_another_folder) {
+  test::TempDir a, b;
+  ReproOptions o;
+  o.bundle = a / "bundle";
+  o.rerun = "twinproof repro float_motion/mutant-blur/still64/8b/420/default --with-mutants";
+  const ReproResult first = replay(target("float_motion/mutant-blur/still64/8b/420/default"), o);
+  for (const char* f : {"cell.json", "frames.y4m", "commands.txt", "environment.json"}) BOOST_TEST(fs::exists(a / "bundle" / f), f);
+  fs::copy(a / "bundle", b / "moved", fs::copy_options::recursive);
+  fs::remove_all(a / "bundle");
+  const ReproResult replayed = replay(load_bundle(b / "moved"));
+  BOOST_TEST(replayed.verdict == first.verdict);
+  // Through the command line, from the folder that holds it.
+  const auto cli = test::run_cli({"repro", "--bundle", (b / "moved").string(), "--with-mutants"});
+  BOOST_TEST(cli.rc == 1);
+  BOOST_TEST(contains(cli.out, "first divergence: blur, plane Y, row 17, column 23"));
+  // A bundle whose frames were altered is refused.
+  std::string y4m = test::read_file(b / "moved" / "frames.y4m");
+  y4m[y4m.size() - 5] ^= 1;
+  test::write_file(b / "moved" / "frames.y4m", y4m);
+  BOOST_CHECK_THROW(replay(load_bundle(b / "moved")), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_cells_are_refused) {
+  BOOST_CHECK_THROW(find_cell("float_motion/cuda/nosuch/8b/420/default"), ConfigError);
+  const auto r = test::run_cli({"repro", "float_motion/cuda/nosuch/8b/420/default"});
+  BOOST_TEST(r.rc == 2);
+  BOOST_TEST(contains(r.err, "is in no matrix"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
