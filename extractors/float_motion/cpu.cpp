@@ -88,8 +88,10 @@ void CpuEngine::init(const Format&, const std::vector<PlaneGeometry>& planes, co
     PlaneState s;
     s.g = g;
     const std::size_t n = static_cast<std::size_t>(g.w) * g.h;
-    s.converted.resize(n);
-    s.vertical.resize(n);
+    if (whole_stage_planes_) {
+      s.converted.resize(n);
+      s.vertical.resize(n);
+    }
     s.blurred[0].resize(n);
     s.blurred[1].resize(n);
     s.rows.resize(g.h);

@@ -41,6 +41,9 @@ class CpuEngine : public MotionEngine {
   };
 
   const ExtractorContext ctx_;
+  // Whether the converted and vertical planes are kept whole (the reference's stages; a fused
+  // twin needs them only to expose its stages).
+  bool whole_stage_planes_ = true;
   Taps taps_{};
   bool add_scale1_ = false;
   std::vector<PlaneState> planes_;
