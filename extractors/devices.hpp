@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,5 +34,13 @@ struct DeviceBandwidth {
   double h2d_pinned_gbps = 0;
 };
 std::optional<DeviceBandwidth> measure_bandwidth(int device);  // nullopt without a device
+
+// Host memory for frames: page-locked when `pinned` and a CUDA device exists (device twins then
+// upload from it directly, without a staging copy), ordinary memory otherwise.
+struct HostBuffer {
+  std::shared_ptr<std::uint8_t> data;
+  bool pinned = false;
+};
+HostBuffer allocate_host_buffer(std::size_t bytes, bool pinned);
 
 }  // namespace twinproof

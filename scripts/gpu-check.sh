@@ -22,7 +22,7 @@ for xz in "$here"/cache/vectors/*.yuv.xz; do
 done
 "$tp" vectors verify bbb640_t240 city720_f48 | tail -1
 
-for backend in cuda cuda-rowthread cuda-block cpu; do
+for backend in cuda cuda-rowthread cuda-block cpu cpu-simd; do
   echo "== goldens check --backend $backend"
   extra=()
   [[ $backend == cuda-block ]] && extra=(--places 4)
@@ -52,15 +52,37 @@ for tool in memcheck racecheck; do
   done
 done
 
-for matrix in gate sweep; do
-  echo "== gate --matrix $matrix.json --require cuda"
-  # The two full-size real clips stay on the CPU runners (see README); everything else runs.
-  "$tp" gate --matrix "$here/ci/matrices/$matrix.json" --require cuda --quiet \
-    --filter '-*/bbb1080_t240/*' --filter '-*/city720x405/*' --report-dir "$logs/$matrix" >"$logs/$matrix.txt" 2>&1
+# The two full-size real clips stay on the CPU runners (see README); everything else runs.
+absent=(--filter '-*/bbb1080_t240/*' --filter '-*/city720x405/*')
+for run in "gate:0" "sweep:0" "gate:0,0"; do
+  matrix=${run%%:*} devices=${run#*:}
+  name="$matrix-devices-${devices/,/-}"
+  echo "== gate --matrix $matrix.json --require cuda --devices $devices"
+  start=$(date +%s.%N)
+  "$tp" gate --matrix "$here/ci/matrices/$matrix.json" --require cuda --devices "$devices" --quiet "${absent[@]}" \
+    --report-dir "$logs/$name" >"$logs/$name.txt" 2>&1
   rc=$?
-  tail -3 "$logs/$matrix.txt"
-  row "gate $matrix.json" "rc=$rc" "$(grep -E '^gate ' "$logs/$matrix.txt" | tail -1)"
+  secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+  tail -3 "$logs/$name.txt"
+  row "gate $matrix.json --devices $devices" "rc=$rc" "$(grep -E '^gate ' "$logs/$name.txt" | tail -1) | ${secs}s wall"
 done
+# Two workers on one device must give the same verdicts as one.
+python3 - "$logs" <<'PY' && row "gate --devices 0,0 = --devices 0" "rc=0" "same cells, same verdicts" || row "gate --devices 0,0 = --devices 0" "rc=1" "verdicts differ"
+import json, sys
+def verdicts(d):
+    return {json.loads(l)["id"]: json.loads(l)["status"] for l in open(f"{sys.argv[1]}/{d}/results.jsonl")}
+sys.exit(0 if verdicts("gate-devices-0") == verdicts("gate-devices-0-0") else 1)
+PY
+
+echo "== repro"
+"$tp" repro float_motion/cuda-block/cb1080_d1/8b/420/default >"$logs/repro-cuda-block.txt" 2>&1
+rc=$?
+tail -12 "$logs/repro-cuda-block.txt"
+row "repro cuda-block cb1080_d1" "rc=$rc" "$(grep -E 'equal;|first divergence|every exposed' "$logs/repro-cuda-block.txt" | tail -1)"
+"$tp" repro float_motion/cuda/cb1080_d1/8b/420/default --repeat 20 >"$logs/repro-cuda-repeat.txt" 2>&1
+rc=$?
+tail -3 "$logs/repro-cuda-repeat.txt"
+row "repro cuda cb1080_d1 --repeat 20" "rc=$rc" "$(grep -E 'repeat' "$logs/repro-cuda-repeat.txt" | tail -1)"
 
 echo
 echo "== summary"

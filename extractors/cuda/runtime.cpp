@@ -73,6 +73,16 @@ std::vector<DeviceDescription> cuda_devices() {
 }
 std::string cuda_runtime_version() { return cuda::runtime_version(); }
 
+HostBuffer allocate_host_buffer(std::size_t bytes, bool pinned) {
+  if (pinned && cuda::device_count() > 0) {
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocDefault) == cudaSuccess)
+      return {std::shared_ptr<std::uint8_t>(static_cast<std::uint8_t*>(p), [](std::uint8_t* q) { cudaFreeHost(q); }), true};
+    cudaGetLastError();
+  }
+  return {std::shared_ptr<std::uint8_t>(new std::uint8_t[bytes], std::default_delete<std::uint8_t[]>()), false};
+}
+
 std::optional<DeviceBandwidth> measure_bandwidth(int device) {
   if (device >= cuda::device_count()) return std::nullopt;
   cuda::use_device(device);

@@ -2,8 +2,9 @@
 // every operation (see kernels/float_motion/blur_row_sad.cu); the speed comes from
 //  - one fused kernel per plane and batch of up to 8 frames: blur and row SADs in shared memory,
 //    each frame blurred once, blurred planes never written to device memory;
-//  - pinned staging filled by several threads, uploads on their own stream, so that the next
-//    batch's copy overlaps this batch's kernels;
+//  - pictures already in page-locked memory uploaded straight from it; others copied into
+//    pinned staging by several threads; uploads on their own stream, so that the next batch's
+//    copy overlaps this batch's kernels;
 //  - the host adding each pair's row sums with score_from_row_sums, as the CPU does.
 #include <algorithm>
 #include <deque>
@@ -75,11 +76,20 @@ class CudaEngine final : public MotionEngine {
   void submit(const PictureView& pic) override {
     if (staged_ == 0) begin_batch();
     const int k = batches_ % kRing;
+    // A picture in page-locked memory is uploaded straight from there; any other one is copied
+    // into pinned staging by the copy threads and uploaded with the whole batch.
+    direct_[staged_] = is_pinned(pic.data[0]);
     for (Plane& p : planes_) {
       const std::size_t row_bytes = static_cast<std::size_t>(p.g.w) * fmt_.bytes_per_sample();
-      pool_.copy_rows(p.staging[k].get() + p.frame_bytes * staged_, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes,
-                      static_cast<std::size_t>(p.g.h));
+      if (direct_[staged_])
+        TP_CUDA(cudaMemcpy2DAsync(p.samples[k].get() + p.frame_bytes * staged_, row_bytes, pic.data[p.g.plane],
+                                  static_cast<std::size_t>(pic.stride[p.g.plane]), row_bytes, static_cast<std::size_t>(p.g.h),
+                                  cudaMemcpyHostToDevice, upload_->get()));
+      else
+        pool_.copy_rows(p.staging[k].get() + p.frame_bytes * staged_, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes,
+                        static_cast<std::size_t>(p.g.h));
     }
+    if (direct_[staged_]) upload_->sync();  // the caller may reuse its picture once submit returns
     ++frames_;
     if (++staged_ == batch_) launch();
   }
@@ -157,6 +167,15 @@ class CudaEngine final : public MotionEngine {
     int pairs = 0;
   };
 
+  // Whether host memory is page-locked (cudaHostAlloc, cudaHostRegister). Asked every time: an
+  // address says nothing about what is allocated there now.
+  static bool is_pinned(const void* p) {
+    cudaPointerAttributes a{};
+    const bool pinned = cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
+    cudaGetLastError();  // an ordinary pointer is no error worth keeping
+    return pinned;
+  }
+
   static std::vector<double> download(const cuda::DeviceBuffer<float>& d, std::size_t offset, std::size_t n) {
     std::vector<float> h(n);
     TP_CUDA(cudaMemcpy(h.data(), d.get() + offset, n * sizeof(float), cudaMemcpyDeviceToHost));
@@ -175,7 +194,10 @@ class CudaEngine final : public MotionEngine {
     const bool has_prev = batches_ > 0;
     cudaStream_t up = upload_->get(), s = compute_->get();
     for (Plane& p : planes_)
-      TP_CUDA(cudaMemcpyAsync(p.samples[k].get(), p.staging[k].get(), p.frame_bytes * n, cudaMemcpyHostToDevice, up));
+      for (int f = 0; f < n; ++f)
+        if (!direct_[f])
+          TP_CUDA(cudaMemcpyAsync(p.samples[k].get() + p.frame_bytes * f, p.staging[k].get() + p.frame_bytes * f, p.frame_bytes,
+                                  cudaMemcpyHostToDevice, up));
     uploaded_[k]->record(up);
     TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
     start_[k]->record(s);
@@ -260,6 +282,7 @@ class CudaEngine final : public MotionEngine {
   std::deque<Batch> inflight_;
   std::deque<double> ready_;
   int staged_ = 0, prev_frames_ = 0;
+  bool direct_[kMaxBatch] = {};  // frames of the batch being staged that were uploaded directly
   unsigned batches_ = 0, frames_ = 0;
   double device_ms_ = 0;
   bool collected_ = false;

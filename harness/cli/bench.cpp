@@ -3,6 +3,7 @@
 // bench of a wrong twin is refused. Times are medians over repetitions after a warm-up.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -32,6 +33,7 @@ struct BenchArgs {
   std::vector<std::string> options;
   std::string json;
   std::string calibration;
+  std::string host_memory = "pinned";
   int device = 0;
 };
 
@@ -63,16 +65,41 @@ struct Run {
 
 // One clip through one backend: frames handed over as views of memory that is already
 // filled, so the time is the backend's alone.
-Run run_once(const Backend& b, const std::vector<Frame>& frames, const OptionList& options, int device) {
+// The benchmark's frames, generated once into one host block (page-locked with
+// --host-memory pinned, so that device twins can upload without a staging copy).
+struct FrameStore {
+  HostBuffer memory;
+  std::vector<PictureView> views;
+  std::size_t size() const { return views.size(); }
+};
+
+FrameStore make_frames(const VectorSpec& spec, bool pinned) {
+  std::vector<Frame> frames;
+  auto gen = generate(spec);
+  Frame f;
+  while (gen->next(f)) frames.push_back(f);
+  FrameStore store;
+  store.memory = allocate_host_buffer(frames.size() * frames.front().size(), pinned);
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    std::uint8_t* at = store.memory.data.get() + i * frames.front().size();
+    std::memcpy(at, frames[i].bytes(), frames[i].size());
+    PictureView v = frames[i].view();
+    for (int p = 0; p < v.fmt.planes(); ++p) v.data[p] = at + frames[i].plane_offset(p);
+    store.views.push_back(v);
+  }
+  return store;
+}
+
+Run run_once(const Backend& b, const FrameStore& frames, const OptionList& options, int device) {
   ExtractorContext ctx;
   ctx.device = device;
   auto ex = make_extractor(b, ctx);
   Run r;
   const auto t0 = Clock::now();
-  ex->init(frames.front().format(), options);
+  ex->init(frames.views.front().fmt, options);
   const auto t1 = Clock::now();
   r.scores.set_frames(0, static_cast<unsigned>(frames.size()));
-  for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames[i].view(), i, r.scores);
+  for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames.views[i], i, r.scores);
   ex->flush(r.scores);
   const auto t2 = Clock::now();
   r.init_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -128,12 +155,9 @@ int run_bench(const BenchArgs& a) {
     spec.frames = a.frames;
     spec.params = {{"seed", 2026}, {"dx", 2}, {"dy", 1}};
     validate_format(spec.fmt, "--sizes");
-    std::vector<Frame> frames;
-    {
-      auto gen = generate(spec);
-      Frame f;
-      while (gen->next(f)) frames.push_back(f);
-    }
+    if (a.host_memory != "pinned" && a.host_memory != "pageable")
+      throw ConfigError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
+    const FrameStore frames = make_frames(spec, a.host_memory == "pinned");
     const ScoreTable expected = run_once(reference, frames, options, a.device).scores;
 
     // Bytes one frame must move on the device: its samples read once, the fp32 blurred plane
@@ -193,8 +217,9 @@ int run_bench(const BenchArgs& a) {
       rows.push_back(r);
     }
 
-    fmt::print("\n{}x{} {}-bit {}{}, {} frames, median of {} runs after a warm-up\n", size.w, size.h, a.bitdepth, a.chroma,
-               add_uv ? " (Y+U+V)" : " (Y)", frames.size(), a.reps);
+    fmt::print("\n{}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up\n", size.w, size.h,
+               a.bitdepth, a.chroma, add_uv ? " (Y+U+V)" : " (Y)", frames.size(), frames.memory.pinned ? "pinned" : "pageable",
+               a.reps);
     if (bw)
       fmt::print("memory floor: {:.1f} MB per frame / {:.0f} GB/s = {:.4f} ms on the device; upload floor: {:.1f} MB / {:.1f} GB/s "
                  "= {:.4f} ms per frame ({:.0f} fps)\n",
@@ -268,6 +293,9 @@ void add_bench(CLI::App& app, int& rc) {
   sub->add_option("--option,-o", a->options, "NAME=VALUE (repeatable)");
   sub->add_option("--calibration", a->calibration, "Calibration table (default: ci/calibration.json)");
   sub->add_option("--json", a->json, "Write the results as JSON");
+  sub->add_option("--host-memory", a->host_memory,
+                  "Where the frames wait: pinned (device twins upload from them directly) or pageable (staged)")
+      ->capture_default_str();
   sub->add_option("--device", a->device, "GPU ordinal")->capture_default_str();
   sub->callback([a, &rc] { rc = run_bench(*a); });
 }

@@ -40,16 +40,24 @@ __global__ void __launch_bounds__(kCols* kMaxBatchFrames)
   const bool walker = walk_pair < pairs && y0 + walk_row < h;
   float acc = 0.0f;
 
+  // The samples of this thread's column over the band and its halo, loaded one tile ahead so
+  // that the global loads of tile k+1 are in flight while tile k is blurred and walked.
+  constexpr int kRows = kBandRows + 2 * r;
+  Sample next[kRows];
+  const auto load_column = [&](int x0) {
+    if (!frame_active) return;
+    const int gx = mirror(min(max(x0 - kHalo + c, -r), w - 1 + r), w);
+#pragma unroll
+    for (int k = 0; k < kRows; ++k) next[k] = src[static_cast<std::size_t>(mirror(min(y0 - r + k, h - 1 + r), h)) * w + gx];
+  };
+  load_column(0);
   for (int x0 = 0; x0 < w; x0 += kTile) {
     // A: vertical pass for this thread's column over the band's rows, from mirrored samples.
     if (frame_active) {
-      const int gx = mirror(min(max(x0 - kHalo + c, -r), w - 1 + r), w);
-      float v[kBandRows + 2 * r];
+      float v[kRows];
 #pragma unroll
-      for (int k = 0; k < kBandRows + 2 * r; ++k) {
-        const int gy = mirror(min(y0 - r + k, h - 1 + r), h);
-        v[k] = to_float(src[static_cast<std::size_t>(gy) * w + gx], bitdepth);
-      }
+      for (int k = 0; k < kRows; ++k) v[k] = to_float(next[k], bitdepth);
+      if (x0 + kTile < w) load_column(x0 + kTile);
 #pragma unroll
       for (int i = 0; i < kBandRows; ++i) tmp[f][i][c] = tap_sum<N>(taps.f, [&](int k) { return v[i + k]; });
     }
@@ -68,9 +76,14 @@ __global__ void __launch_bounds__(kCols* kMaxBatchFrames)
     __syncthreads();
     // C: each walker adds its row's |A - B| for the tile's columns, left to right.
     if (walker) {
-      const int a = first + walk_pair;  // earlier frame of the pair
-      const int n = min(kTile, w - x0);
-      for (int j = 0; j < n; ++j) acc += fabsf(out[a][walk_row][j] - out[a + 1][walk_row][j]);
+      const float* pa = out[first + walk_pair][walk_row];  // the earlier frame of the pair
+      const float* pb = out[first + walk_pair + 1][walk_row];
+      if (x0 + kTile <= w) {
+#pragma unroll
+        for (int j = 0; j < kTile; ++j) acc += fabsf(pa[j] - pb[j]);  // a full tile: loads run ahead of the adds
+      } else {
+        for (int j = 0; j < w - x0; ++j) acc += fabsf(pa[j] - pb[j]);
+      }
     }
     // The next tile's pass A writes only tmp; its first barrier orders pass C before pass B.
   }
