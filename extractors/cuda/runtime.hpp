@@ -33,27 +33,42 @@ int device_count();  // 0 when there is no driver or device
 std::string runtime_version();
 std::string driver_version();
 
-template <class T>
-class DeviceBuffer {
+// Owned CUDA memory: device memory (cudaMalloc), or page-locked host memory (cudaHostAlloc),
+// so that copies are truly asynchronous and run at full bandwidth. Write-combined host memory is
+// for buffers the host only writes (upload staging): faster to fill with streaming stores and to
+// DMA over PCIe, very slow to read back on the host.
+template <class T, bool Host>
+class Buffer {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t n) { resize(n); }
-  ~DeviceBuffer() { release(); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  Buffer() = default;
+  explicit Buffer(std::size_t n)
+    requires(!Host)
+  {
+    resize(n);
+  }
+  explicit Buffer(bool write_combined)
+    requires Host
+      : flags_(write_combined ? cudaHostAllocWriteCombined : cudaHostAllocDefault) {}
+  ~Buffer() { release(); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), flags_(o.flags_) {}
+  Buffer& operator=(Buffer&& o) noexcept {
     if (this != &o) {
       release();
       p_ = std::exchange(o.p_, nullptr);
       n_ = std::exchange(o.n_, 0);
+      flags_ = o.flags_;
     }
     return *this;
   }
   void resize(std::size_t n) {
     if (n == n_) return;
     release();
-    if (n > 0) TP_CUDA(cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+    if (n > 0) {
+      if constexpr (Host) TP_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&p_), n * sizeof(T), flags_));
+      else TP_CUDA(cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T)));
+    }
     n_ = n;
   }
   T* get() const { return p_; }
@@ -62,40 +77,10 @@ class DeviceBuffer {
 
  private:
   void release() {
-    if (p_ != nullptr) cudaFree(p_);
-    p_ = nullptr;
-    n_ = 0;
-  }
-  T* p_ = nullptr;
-  std::size_t n_ = 0;
-};
-
-// Page-locked host memory, so that copies are truly asynchronous and run at full bandwidth.
-// Write-combined buffers are for memory the host only writes (upload staging): faster to fill
-// with streaming stores and to DMA over PCIe, very slow to read back on the host.
-template <class T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(bool write_combined) : flags_(write_combined ? cudaHostAllocWriteCombined : cudaHostAllocDefault) {}
-  ~PinnedBuffer() { release(); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), flags_(o.flags_) {}
-  void resize(std::size_t n) {
-    if (n == n_) return;
-    release();
-    if (n > 0) TP_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&p_), n * sizeof(T), flags_));
-    n_ = n;
-  }
-  T* get() const { return p_; }
-  std::size_t size() const { return n_; }
-  T& operator[](std::size_t i) const { return p_[i]; }
-
- private:
-  void release() {
-    if (p_ != nullptr) cudaFreeHost(p_);
+    if (p_ != nullptr) {
+      if constexpr (Host) cudaFreeHost(p_);
+      else cudaFree(p_);
+    }
     p_ = nullptr;
     n_ = 0;
   }
@@ -103,6 +88,11 @@ class PinnedBuffer {
   std::size_t n_ = 0;
   unsigned flags_ = cudaHostAllocDefault;
 };
+
+template <class T>
+using DeviceBuffer = Buffer<T, false>;
+template <class T>
+using PinnedBuffer = Buffer<T, true>;
 
 class Stream {
  public:

@@ -116,17 +116,23 @@ void CpuEngine::row_sums(const float* a, const float* b, int w, int h, float* ou
   for (int i = 0; i < h; ++i) out[i] = row_sad(a + static_cast<std::size_t>(i) * w, b + static_cast<std::size_t>(i) * w, w);
 }
 
+void CpuEngine::blur_and_sum(const PictureView& pic, PlaneState& s, unsigned cur, unsigned prev, bool pair) {
+  const PlaneGeometry& g = s.g;
+  convert_plane(pic, g.plane, g.w, g.h, s.converted.data());
+  blur(s.converted.data(), g, s.vertical.data(), s.blurred[cur].data());
+  // SAD of A (earlier) and B (later).
+  if (pair) row_sums(s.blurred[prev].data(), s.blurred[cur].data(), g.w, g.h, s.rows.data());
+}
+
 void CpuEngine::submit(const PictureView& pic) {
   const unsigned cur = frames_ & 1u, prev = cur ^ 1u;
+  const bool pair = frames_ > 0;
   double score = 0;
   for (PlaneState& s : planes_) {
     const PlaneGeometry& g = s.g;
-    convert_plane(pic, g.plane, g.w, g.h, s.converted.data());
-    blur(s.converted.data(), g, s.vertical.data(), s.blurred[cur].data());
+    blur_and_sum(pic, s, cur, prev, pair);
     if (add_scale1_) downscale_plane(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data());
-    if (frames_ == 0) continue;
-    // SAD of A (earlier) and B (later).
-    row_sums(s.blurred[prev].data(), s.blurred[cur].data(), g.w, g.h, s.rows.data());
+    if (!pair) continue;
     s.total = total_of_row_sums(s.rows);
     const float sad0 = score_from_row_sums(s.rows, g.w);
     float sad1 = 0;
@@ -138,7 +144,7 @@ void CpuEngine::submit(const PictureView& pic) {
     s.score = plane_score(sad0, sad1, add_scale1_);
     score += static_cast<double>(s.score);  // Y, then + U, then + V, in double
   }
-  if (frames_ > 0) ready_.push_back(score);
+  if (pair) ready_.push_back(score);
   ++frames_;
 }
 

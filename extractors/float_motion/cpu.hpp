@@ -28,7 +28,11 @@ class CpuEngine : public MotionEngine {
   std::optional<Probe> inspect(Stage s) const override;
 
  protected:
-  // Hooks for twins and mutants that differ from the reference in one stage only.
+  struct PlaneState;
+  // Hooks for twins and mutants that differ from the reference in a stage or two. The first
+  // fills s.blurred[cur] from the picture and, for a pair, s.rows; by default it converts,
+  // calls blur() and calls row_sums(). row_sums() also sums the half-size planes (scale1).
+  virtual void blur_and_sum(const PictureView& pic, PlaneState& s, unsigned cur, unsigned prev, bool pair);
   virtual void blur(const float* converted, const PlaneGeometry& g, float* tmp, float* out);
   virtual void row_sums(const float* a, const float* b, int w, int h, float* out);
 

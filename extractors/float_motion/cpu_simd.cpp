@@ -51,36 +51,22 @@ class CpuSimdEngine final : public CpuEngine {
     whole_stage_planes_ = level_ == SimdLevel::scalar || ctx.capture_stages;  // fused: rows only
   }
 
-  void submit(const PictureView& pic) override {
+ protected:
+  void blur_and_sum(const PictureView& pic, PlaneState& s, unsigned cur, unsigned prev, bool pair) override {
     if (level_ == SimdLevel::scalar) {
-      CpuEngine::submit(pic);
+      CpuEngine::blur_and_sum(pic, s, cur, prev, pair);
       return;
     }
-    const unsigned cur = frames_ & 1u, prev = cur ^ 1u;
-    const bool pair = frames_ > 0;
-    double score = 0;
-    for (PlaneState& s : planes_) {
-      const PlaneGeometry& g = s.g;
-      const SimdPlaneJob job{pic.data[g.plane], pic.stride[g.plane], pic.fmt.bitdepth, g.w, g.h, taps_,
-                             s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
-                             ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
-      if (level_ == SimdLevel::avx512) fused_plane_avx512(job, scratch_);
-      else fused_plane_avx2(job, scratch_);
-      if (add_scale1_) downscale_plane(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data());
-      if (!pair) continue;
-      s.total = total_of_row_sums(s.rows);
-      const float sad0 = score_from_row_sums(s.rows, g.w);
-      float sad1 = 0;
-      if (add_scale1_) {
-        row_sums_avx2(s.down[prev].data(), s.down[cur].data(), g.sw, g.sh, s.rows_down.data());
-        s.total_down = total_of_row_sums(s.rows_down);
-        sad1 = score_from_row_sums(s.rows_down, g.sw);
-      }
-      s.score = plane_score(sad0, sad1, add_scale1_);
-      score += static_cast<double>(s.score);  // Y, then + U, then + V, in double
-    }
-    if (pair) ready_.push_back(score);
-    ++frames_;
+    const PlaneGeometry& g = s.g;
+    const SimdPlaneJob job{pic.data[g.plane], pic.stride[g.plane], pic.fmt.bitdepth, g.w, g.h, taps_,
+                           s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
+                           ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
+    if (level_ == SimdLevel::avx512) fused_plane_avx512(job, scratch_);
+    else fused_plane_avx2(job, scratch_);
+  }
+  void row_sums(const float* a, const float* b, int w, int h, float* out) override {
+    if (level_ == SimdLevel::scalar) CpuEngine::row_sums(a, b, w, h, out);
+    else row_sums_avx2(a, b, w, h, out);
   }
 
  private:

@@ -1,5 +1,7 @@
 #include "extractors/float_motion/cuda_engine.hpp"
 
+#include "kernels/float_motion/kernels.hpp"
+
 namespace twinproof::float_motion {
 
 void CudaEngineBase::init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) {
@@ -32,6 +34,41 @@ void CudaEngineBase::upload(const PictureView& pic, DevicePlane& p, cudaStream_t
   const std::size_t row_bytes = static_cast<std::size_t>(p.g.w) * bytes_per_sample();
   TP_CUDA(cudaMemcpy2DAsync(p.samples.get(), row_bytes, pic.data[p.g.plane], static_cast<std::size_t>(pic.stride[p.g.plane]),
                             row_bytes, static_cast<std::size_t>(p.g.h), cudaMemcpyHostToDevice, stream));
+}
+
+void CudaEngineBase::submit(const PictureView& pic) {
+  const unsigned cur = frames_ & 1u, prev = cur ^ 1u;
+  const bool pair = frames_ > 0;
+  cudaStream_t s = stream_->get();
+  cuda::Event start(true), stop(true);
+  start.record(s);
+  for (DevicePlane& p : planes_) {
+    const PlaneGeometry& g = p.g;
+    upload(pic, p, s);
+    blur(p, p.blurred[cur].get(), s);
+    if (add_scale1_) TP_CUDA(kernels::downscale(p.blurred[cur].get(), g.w, g.h, g.sw, g.sh, p.down[cur].get(), s));
+    if (!pair) continue;
+    reduce(p.blurred[prev].get(), p.blurred[cur].get(), g.w, g.h, p.rows.get(), s);
+    TP_CUDA(cudaMemcpyAsync(p.host_rows.data(), p.rows.get(), p.rows.bytes(), cudaMemcpyDeviceToHost, s));
+    if (add_scale1_) {
+      reduce(p.down[prev].get(), p.down[cur].get(), g.sw, g.sh, p.rows_down.get(), s);
+      TP_CUDA(cudaMemcpyAsync(p.host_rows_down.data(), p.rows_down.get(), p.rows_down.bytes(), cudaMemcpyDeviceToHost, s));
+    }
+  }
+  stop.record(s);
+  stream_->sync();
+  device_ms_ += cuda::elapsed_ms(start, stop);
+  if (pair) {
+    double score = 0;
+    for (DevicePlane& p : planes_) {
+      const float sad0 = sad_from_sums(p.host_rows, p.g.w, p.g.h, p.total);
+      const float sad1 = add_scale1_ ? sad_from_sums(p.host_rows_down, p.g.sw, p.g.sh, p.total_down) : 0.0f;
+      p.score = plane_score(sad0, sad1, add_scale1_);
+      score += static_cast<double>(p.score);  // Y, then + U, then + V, in double
+    }
+    ready_.push_back(score);
+  }
+  ++frames_;
 }
 
 std::optional<double> CudaEngineBase::take(bool) {

@@ -1,6 +1,7 @@
-// What the CUDA engines of float_motion share: the device, per-plane device buffers, uploading a
-// picture's planes, and downloading stages for inspection. Each backend's own file says how a
-// frame is blurred and how a pair is reduced.
+// What the frame-at-a-time CUDA engines of float_motion share: the device, per-plane buffers,
+// the per-frame flow (upload, blur, downscale, reduce, download, host sum), and stage downloads
+// for inspection. Each backend's own file says how a frame is blurred, how a pair is reduced on
+// the device, and how the host turns the reduction into a plane's SAD.
 #pragma once
 
 #include <deque>
@@ -15,6 +16,7 @@ class CudaEngineBase : public MotionEngine {
  public:
   explicit CudaEngineBase(const ExtractorContext& ctx) : ctx_(ctx) {}
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override;
+  void submit(const PictureView& pic) override;
   std::optional<double> take(bool wait) override;
   std::optional<Probe> inspect(Stage s) const override;
   std::optional<double> device_ms() const override { return device_ms_; }
@@ -35,6 +37,12 @@ class CudaEngineBase : public MotionEngine {
   virtual bool has_stage(Stage s) const = 0;
   // Called by init once the planes exist; allocate what the backend needs.
   virtual void allocate(DevicePlane& p) = 0;
+  // Blurs the plane's uploaded samples into `out`.
+  virtual void blur(DevicePlane& p, float* out, cudaStream_t s) = 0;
+  // Reduces |A - B| of two w x h planes into `sums` (row sums, or block sums).
+  virtual void reduce(const float* a, const float* b, int w, int h, float* sums, cudaStream_t s) = 0;
+  // The plane's SAD from the downloaded sums of a w x h plane; `total` receives their sum.
+  virtual float sad_from_sums(const std::vector<float>& sums, int w, int h, double& total) const = 0;
 
   // Copies the plane's w x h samples (libvmaf geometry) into p.samples on `stream`.
   void upload(const PictureView& pic, DevicePlane& p, cudaStream_t stream);
