@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 
 #include "harness/errors.hpp"
+#include "harness/json_file.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;
@@ -47,14 +48,7 @@ std::string text(const json& j, const std::string& file, const std::string& wher
 
 Calibration Calibration::load(const fs::path& path) {
   const std::string file = path.string();
-  std::ifstream in(path);
-  if (!in) throw InputError(file, "file", file, "cannot open the calibration table (it fails closed: no table, no gate)");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(file, "json", fmt::format("byte {}", e.byte), e.what());
-  }
+  const json j = read_json_file(path, "the calibration table (it fails closed: no table, no gate)");
   if (!j.is_object() || !j.contains("rows") || !j["rows"].is_array() || j["rows"].empty())
     throw InputError(file, "rows", j.is_object() && j.contains("rows") ? j["rows"].dump().substr(0, 40) : "(missing)",
                      "the table needs a non-empty array of rows");

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.hpp"
+#include "harness/json_file.hpp"
 #include "harness/paths.hpp"
 #include "harness/vectors/vectors.hpp"
 
@@ -36,14 +37,7 @@ OptionList options_from_json(const json& j, const std::string& file, const std::
 
 GoldenFile load_golden_file(const fs::path& path) {
   const std::string file = path.string();
-  std::ifstream in(path);
-  if (!in) throw InputError(file, "file", file, "cannot open the golden file");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(file, "json", fmt::format("byte {}", e.byte), e.what());
-  }
+  const json j = read_json_file(path, "the golden file");
   GoldenFile g;
   g.file = path;
   g.feature = j.value("feature", "");

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/errors.hpp"
+#include "harness/json_file.hpp"
 #include "harness/goldens.hpp"
 #include "harness/vectors/vectors.hpp"
 
@@ -69,14 +70,7 @@ bool same_options(const OptionList& a, const OptionList& b) {
 
 Matrix load_matrix(const fs::path& path) {
   const std::string file = path.string();
-  std::ifstream in(path);
-  if (!in) throw InputError(file, "file", file, "cannot open the matrix");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(file, "json", fmt::format("byte {}", e.byte), e.what());
-  }
+  const json j = read_json_file(path, "the matrix");
   Matrix m;
   m.file = path;
   m.name = j.value("name", path.stem().string());

@@ -12,6 +12,7 @@
 #include "harness/calibration.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
+#include "harness/json_file.hpp"
 #include "harness/goldens.hpp"
 #include "harness/paths.hpp"
 #include "harness/sha256.hpp"
@@ -159,14 +160,7 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
 
 ReproTarget load_bundle(const fs::path& dir) {
   const fs::path cell_file = dir / "cell.json";
-  std::ifstream in(cell_file);
-  if (!in) throw InputError(cell_file.string(), "file", cell_file.string(), "not a repro bundle (no cell.json)");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(cell_file.string(), "json", fmt::format("byte {}", e.byte), e.what());
-  }
+  const json j = read_json_file(cell_file, "the repro bundle's cell.json");
   ReproTarget t;
   Cell& c = t.cell;
   try {

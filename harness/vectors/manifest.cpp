@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.hpp"
+#include "harness/json_file.hpp"
 #include "harness/paths.hpp"
 #include "harness/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
@@ -100,14 +101,7 @@ class VerifiedSource final : public FrameSource {
 
 Manifest Manifest::load(const fs::path& file) {
   const std::string name = file.string();
-  std::ifstream in(file);
-  if (!in) throw InputError(name, "file", name, "cannot open the vector manifest");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw InputError(name, "json", fmt::format("byte {}", e.byte), e.what());
-  }
+  const json j = read_json_file(file, "the vector manifest");
   Manifest m;
   m.file_ = file;
   const json vectors = j.value("vectors", json());
@@ -132,8 +126,7 @@ const VectorSpec& Manifest::variant(const std::string& base, int bitdepth, Chrom
 }
 
 void Manifest::add_pins(const std::vector<VectorSpec>& pinned) {
-  std::ifstream in(file_);
-  json j = json::parse(in);
+  json j = read_json_file(file_, "the vector manifest");
   for (const VectorSpec& v : pinned) {
     if (find(v.id) != nullptr) continue;
     j["vectors"].push_back({{"id", v.id},
