@@ -2,10 +2,12 @@
 // random frames of many geometries, depths and options. Skipped (not failed) without a device;
 // `twinproof gate --require cuda` is what makes a GPU runner without one fail.
 #include <bit>
+#include <cstring>
 #include <random>
 
 #include <boost/test/unit_test.hpp>
 
+#include "extractors/devices.hpp"
 #include "extractors/registry.hpp"
 #include "harness/scores.hpp"
 #include "tests/support.hpp"
@@ -143,6 +145,39 @@ BOOST_AUTO_TEST_CASE(repeated_runs_return_identical_bits) {
       else BOOST_TEST(compare_tables(*first, t, Tolerance::exact()).pass);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(pictures_in_pinned_memory_upload_directly_with_the_same_bits) {
+  // cuda uploads page-locked pictures without staging; mix pinned and pageable frames in one clip.
+  const Format fmt{1280, 720, 10, Chroma::c422};
+  const OptionList options = {{"mau", "true"}};
+  const auto frames = random_frames(fmt, 20, 4242);
+  const HostBuffer pinned = allocate_host_buffer(frames.size() * frames[0].size(), true);
+  BOOST_REQUIRE(pinned.pinned);
+  std::vector<PictureView> views;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    PictureView v = frames[i].view();
+    if (i % 3 != 2) {  // two of every three frames from pinned memory
+      std::uint8_t* at = pinned.data.get() + i * frames[i].size();
+      std::memcpy(at, frames[i].bytes(), frames[i].size());
+      for (int p = 0; p < fmt.planes(); ++p) v.data[p] = at + frames[i].plane_offset(p);
+    }
+    views.push_back(v);
+  }
+  ScoreTable expected, got;
+  auto ref = make_extractor(*find_backend("float_motion", "cpu"), ExtractorContext{});
+  auto dut = make_extractor(*find_backend("float_motion", "cuda"), ExtractorContext{});
+  ref->init(fmt, options);
+  dut->init(fmt, options);
+  for (unsigned i = 0; i < views.size(); ++i) {
+    ref->extract(views[i], i, expected);
+    dut->extract(views[i], i, got);
+  }
+  ref->flush(expected);
+  dut->flush(got);
+  const TableComparison cmp = compare_tables(expected, got, Tolerance::exact());
+  BOOST_TEST(cmp.pass, cmp.summary());
+  BOOST_TEST(cmp.values == 60u);
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_device_is_a_device_error) {
