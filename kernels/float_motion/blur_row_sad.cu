@@ -17,8 +17,10 @@ constexpr int kCols = 64;                  // threads along x: the tile plus bot
 constexpr int kTile = kCols - 2 * kHalo;   // output columns per tile
 constexpr int kTileStride = kTile + 1;     // odd row stride: row-walking threads hit distinct banks
 
+// Three blocks per multiprocessor (32 registers a thread): with 6-row bands a 2160-row plane is
+// 360 blocks, one wave on 132 SMs; 8-row bands at two blocks per SM took 2.05 waves.
 template <class Sample, int N>
-__global__ void __launch_bounds__(kCols* kMaxBatchFrames)
+__global__ void __launch_bounds__(kCols* kMaxBatchFrames, 3)
     blur_row_sad_kernel(const Sample* __restrict__ prev, const Sample* __restrict__ batch, int frames, int bitdepth,
                         int w, int h, Taps taps, float* __restrict__ row_sums, float* __restrict__ blurred) {
   constexpr int r = N / 2;

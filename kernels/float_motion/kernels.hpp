@@ -30,7 +30,7 @@ cudaError_t downscale(const float* in, int w, int h, int sw, int sh, float* out,
 // |A - B|, each row walked left to right by one thread, to row_sums[pair * h + row]. Without
 // `prev` (the clip's first batch) the pairs start at (batch[0], batch[1]). When `blurred` is not
 // null the batch's blurred planes are written there too (stage capture, motion_add_scale1).
-inline constexpr int kBandRows = 8;          // rows per block
+inline constexpr int kBandRows = 6;          // rows per block
 inline constexpr int kMaxBatchFrames = 9;    // slots per block: the previous frame + 8 new ones
 cudaError_t blur_row_sad(const std::uint8_t* prev, const std::uint8_t* batch, int frames, int bytes_per_sample,
                          int bitdepth, int w, int h, const Taps& taps, float* row_sums, float* blurred,
