@@ -17,10 +17,18 @@ constexpr int kCols = 64;                  // threads along x: the tile plus bot
 constexpr int kTile = kCols - 2 * kHalo;   // output columns per tile
 constexpr int kTileStride = kTile + 1;     // odd row stride: row-walking threads hit distinct banks
 
-// Three blocks per multiprocessor (32 registers a thread): with 6-row bands a 2160-row plane is
-// 360 blocks, one wave on 132 SMs; 8-row bands at two blocks per SM took 2.05 waves.
+// Three blocks per multiprocessor where 2048 threads fit (sm_80, sm_90; 32 registers a thread,
+// a few bytes spilled): with 6-row bands a 2160-row plane is 360 blocks, one wave on an H200's
+// 132 SMs, where 8-row bands at two blocks per SM took 2.05 waves (measured 2.55x -> 2.12x the
+// memory floor). Chips with 1536 threads per SM (sm_86, sm_87, sm_89) hold two.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+constexpr int kBlocksPerSm = 2;
+#else
+constexpr int kBlocksPerSm = 3;
+#endif
+
 template <class Sample, int N>
-__global__ void __launch_bounds__(kCols* kMaxBatchFrames, 3)
+__global__ void __launch_bounds__(kCols* kMaxBatchFrames, kBlocksPerSm)
     blur_row_sad_kernel(const Sample* __restrict__ prev, const Sample* __restrict__ batch, int frames, int bitdepth,
                         int w, int h, Taps taps, float* __restrict__ row_sums, float* __restrict__ blurred) {
   constexpr int r = N / 2;
