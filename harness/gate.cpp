@@ -135,17 +135,16 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
   r.seconds = twin.seconds;
   r.device = twin.device;
   using K = Outcome::Kind;
-  // How each metric is judged: its most specific row for this twin and device.
-  std::map<std::string, Tolerance> tolerances;
-  std::string described;
-  for (const char* metric : {"motion", "motion2", "motion3"}) {
+  // Each metric is judged by its most specific row for this twin and device (every twin has a
+  // general row: run_gate checks that before anything runs).
+  std::set<std::string> used;
+  const auto tolerance_of = [&](const std::string& metric) {
     const CalibrationRow* row = table.find(cell.feature, cell.reference, cell.twin, metric, twin.compute_capability);
-    if (row == nullptr) continue;  // checked before the run: every twin has a general row
-    tolerances[metric] = row->tolerance;
-    const std::string d = row->tolerance.describe();
-    if (described.find(d) == std::string::npos) described += (described.empty() ? "" : ", ") + d;
-  }
-  r.tolerance = described;
+    const Tolerance t = row ? row->tolerance : Tolerance::exact();
+    used.insert(t.describe());
+    return t;
+  };
+  r.tolerance = tolerance_of("").describe();  // the general row, for cells that end before comparing
   if (twin.kind == K::timeout) {
     r.status = CellStatus::timeout;
     r.detail = twin.message;
@@ -168,14 +167,13 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
                     : (ref.kind == K::refused ? "the reference refuses (" + ref.message + ") but the twin scores"
                                               : "the twin refuses what the reference scores: " + twin.message);
   } else {
-    const TableComparison cmp = compare_tables(ref.table, twin.table, [&](const std::string& metric) {
-      const auto it = tolerances.find(metric);
-      return it == tolerances.end() ? Tolerance::exact() : it->second;
-    });
+    const TableComparison cmp = compare_tables(ref.table, twin.table, tolerance_of);
     fill_comparison(r, cmp);
     r.status = cmp.pass ? CellStatus::pass : CellStatus::fail;
     r.detail = fmt::format("{} frames: {}", twin.table.frames(), cmp.summary());
   }
+  r.tolerance.clear();
+  for (const std::string& d : used) r.tolerance += (r.tolerance.empty() ? "" : ", ") + d;
   // Waivers: a failing cell under a live waiver is waived; a passing one is an unexpected pass;
   // an expired waiver fails the cell whatever it did.
   for (const Waiver* w : table.waivers_for(cell.id)) {
