@@ -157,19 +157,23 @@ Matrix load_matrix(const fs::path& path) {
   return m;
 }
 
+bool matches_filters(const std::vector<std::string>& globs, const std::string& id) {
+  bool any_include = false, included = false;
+  for (const std::string& g : globs) {
+    if (!g.empty() && g[0] == '-') {
+      if (glob(g.substr(1), id)) return false;
+    } else {
+      any_include = true;
+      included = included || glob(g, id);
+    }
+  }
+  return !any_include || included;
+}
+
 std::vector<Cell> filter_cells(const std::vector<Cell>& cells, const std::vector<std::string>& globs) {
   std::vector<Cell> out;
-  for (const Cell& c : cells) {
-    bool any_include = false, included = false, excluded = false;
-    for (const std::string& g : globs) {
-      if (!g.empty() && g[0] == '-') excluded = excluded || glob(g.substr(1), c.id);
-      else {
-        any_include = true;
-        included = included || glob(g, c.id);
-      }
-    }
-    if (!excluded && (!any_include || included)) out.push_back(c);
-  }
+  for (const Cell& c : cells)
+    if (matches_filters(globs, c.id)) out.push_back(c);
   return out;
 }
 

@@ -45,7 +45,9 @@ struct Matrix {
 // Loads and expands a matrix file. Throws InputError naming the file and the field.
 Matrix load_matrix(const std::filesystem::path& file);
 
-// Keeps cells whose id matches the globs (a leading '-' excludes; no include glob: all).
+// --filter semantics, for cell ids and golden case ids alike: an id is kept when it matches no
+// exclude glob (a leading '-') and, if any include glob is given, at least one of them.
+bool matches_filters(const std::vector<std::string>& globs, const std::string& id);
 std::vector<Cell> filter_cells(const std::vector<Cell>& cells, const std::vector<std::string>& globs);
 
 struct Shard {

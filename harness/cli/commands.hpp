@@ -24,9 +24,6 @@ void add_repro(CLI::App& app, int& rc);
 // Shared helpers.
 OptionList parse_option_flags(const std::vector<std::string>& flags);  // NAME=VALUE
 const Backend& backend_or_throw(const std::string& feature, const std::string& name, bool with_mutants = false);
-bool glob_match(const std::string& pattern, const std::string& text);
-// Include/exclude globs: a leading '-' excludes; no include pattern means everything.
-bool filter_match(const std::vector<std::string>& filters, const std::string& id);
 std::vector<std::string> split_list(const std::string& s, char sep = ',');
 
 }  // namespace twinproof::cli

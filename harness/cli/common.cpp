@@ -1,5 +1,3 @@
-#include <fnmatch.h>
-
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
@@ -23,23 +21,6 @@ const Backend& backend_or_throw(const std::string& feature, const std::string& n
   for (const Backend* b : backends(with_mutants))
     if (b->feature == feature) known += (known.empty() ? "" : ", ") + std::string(b->name);
   throw ConfigError("--backend", name, fmt::format("--backend '{}': no such backend for {}; known: {}", name, feature, known));
-}
-
-bool glob_match(const std::string& pattern, const std::string& text) {
-  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
-}
-
-bool filter_match(const std::vector<std::string>& filters, const std::string& id) {
-  bool any_include = false, included = false;
-  for (const std::string& f : filters) {
-    if (!f.empty() && f[0] == '-') {
-      if (glob_match(f.substr(1), id)) return false;
-    } else {
-      any_include = true;
-      included = included || glob_match(f, id);
-    }
-  }
-  return !any_include || included;
 }
 
 std::vector<std::string> split_list(const std::string& s, char sep) {

@@ -7,6 +7,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
 #include "harness/goldens.hpp"
+#include "harness/matrix.hpp"
 #include "harness/parallel.hpp"
 
 namespace twinproof::cli {
@@ -36,9 +37,9 @@ int check(const CheckArgs& a) {
   std::vector<Item> items;
   for (const GoldenFile& f : files) {
     for (const GoldenCase& c : f.cases)
-      if (filter_match(a.filters, c.id)) items.push_back({&c, nullptr});
+      if (matches_filters(a.filters, c.id)) items.push_back({&c, nullptr});
     for (const GoldenRefusal& r : f.refusals)
-      if (filter_match(a.filters, r.id)) items.push_back({nullptr, &r});
+      if (matches_filters(a.filters, r.id)) items.push_back({nullptr, &r});
   }
   ExtractorContext ctx;
   ctx.device = a.device;
