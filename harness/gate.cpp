@@ -72,16 +72,12 @@ void fill_comparison(CellResult& r, const TableComparison& cmp) {
   if (cmp.first) r.first_mismatch = mismatch_json(*cmp.first);
 }
 
-std::string device_label(int device) {
-  for (const DeviceDescription& d : cuda_devices())
-    if (d.ordinal == device) return fmt::format("cuda:{} {} ({})", d.ordinal, d.name, d.compute_capability);
-  return fmt::format("cuda:{}", device);
-}
-
-std::string device_cc(int device) {
-  for (const DeviceDescription& d : cuda_devices())
-    if (d.ordinal == device) return d.compute_capability;
-  return {};
+// The host's devices, described once: each query reads every device's properties.
+const DeviceDescription* find_device(int device) {
+  static const std::vector<DeviceDescription> devices = cuda_devices();
+  for (const DeviceDescription& d : devices)
+    if (d.ordinal == device) return &d;
+  return nullptr;
 }
 
 }  // namespace
@@ -90,8 +86,9 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
   Outcome o;
   const auto t0 = Clock::now();
   if (b.gpu()) {
-    o.device = device_label(ctx.device);
-    o.compute_capability = device_cc(ctx.device);
+    const DeviceDescription* d = find_device(ctx.device);
+    o.device = d ? fmt::format("cuda:{} {} ({})", d->ordinal, d->name, d->compute_capability) : fmt::format("cuda:{}", ctx.device);
+    o.compute_capability = d ? d->compute_capability : std::string();
   }
   try {
     const Manifest& m = Manifest::project();
