@@ -46,19 +46,4 @@ PlaneSize stored_plane_size(const Format& f, int plane) {
   return {0, 0};
 }
 
-std::string_view to_string(Stage s) {
-  switch (s) {
-    case Stage::converted: return "converted planes";
-    case Stage::vertical: return "vertical pass";
-    case Stage::blurred: return "blur";
-    case Stage::downscaled: return "downscale";
-    case Stage::row_sums: return "row sums";
-    case Stage::plane_totals: return "plane totals";
-    case Stage::plane_scores: return "plane scores";
-    case Stage::frame_score: return "frame score";
-    case Stage::outputs: return "final output";
-  }
-  return "?";
-}
-
 }  // namespace twinproof

@@ -88,23 +88,6 @@ class ScoreSink {
   virtual void put(std::string_view metric, unsigned frame, double value) = 0;
 };
 
-// Stages of a pipeline that a backend can expose for bisection (twinproof repro), in order.
-enum class Stage {
-  converted,     // samples as fp32, per plane
-  vertical,      // after the vertical blur pass
-  blurred,       // after the horizontal pass
-  downscaled,    // bilinear half-size planes (motion_add_scale1)
-  row_sums,      // per-row SAD of the latest frame pair
-  plane_totals,  // per-plane sum of the row sums (and the scale1 total)
-  plane_scores,  // per-plane score
-  frame_score,   // S(t-1, t), the frame's score in double
-  outputs,       // clipped and blended outputs emitted for the frame
-};
-inline constexpr Stage kAllStages[] = {Stage::converted,    Stage::vertical,     Stage::blurred,
-                                       Stage::downscaled,   Stage::row_sums,     Stage::plane_totals,
-                                       Stage::plane_scores, Stage::frame_score,  Stage::outputs};
-std::string_view to_string(Stage s);
-
 // One array of a stage: a plane (w x h), a column of row sums (1 x h) or a few scalars.
 // Values are held as double; fp32 stages widen exactly and say so through `fp32`.
 struct ProbeArray {
@@ -114,8 +97,9 @@ struct ProbeArray {
   std::vector<double> values;  // row-major
 };
 
+// One stage of the latest frame; `stage` is an id from the feature's descriptor ("row_sums").
 struct Probe {
-  Stage stage{};
+  std::string stage;
   std::vector<ProbeArray> arrays;
 };
 
@@ -136,8 +120,9 @@ class Extractor {
   virtual void flush(ScoreSink& sink) = 0;
   // The metrics this configuration emits, in report order.
   virtual std::vector<std::string> metrics() const = 0;
-  // The latest frame's stage, when the context asked to capture stages and the backend has it.
-  virtual std::optional<Probe> inspect(Stage) const { return std::nullopt; }
+  // The latest frame's stage (an id of the feature's descriptor), when the context asked to
+  // capture stages and the backend has it.
+  virtual std::optional<Probe> inspect(std::string_view /*stage*/) const { return std::nullopt; }
   // Device time spent computing (CUDA events around the kernels), for device backends.
   virtual std::optional<double> device_ms() const { return std::nullopt; }
 };

@@ -1,5 +1,9 @@
 #include "harness/calibration.hpp"
 
+#include <set>
+
+#include "extractors/devices.hpp"
+
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -154,6 +158,32 @@ std::vector<const Waiver*> Calibration::waivers_for(const std::string& cell_id) 
   for (const Waiver& w : waivers_)
     if (::fnmatch(w.cells.c_str(), cell_id.c_str(), 0) == 0) out.push_back(&w);
   return out;
+}
+
+const CalibrationRow* CellTolerance::row(const std::string& metric) const {
+  return table_->find(feature_, reference_, twin_, metric, cc_);
+}
+
+Tolerance CellTolerance::operator()(const std::string& metric) const {
+  const CalibrationRow* r = row(metric);
+  return r ? r->tolerance : Tolerance::exact();
+}
+
+std::string CellTolerance::describe(const std::vector<std::string>& metrics) const {
+  std::set<std::string> used;
+  for (const std::string& m : metrics) used.insert((*this)(m).describe());
+  if (metrics.empty()) used.insert((*this)("").describe());
+  std::string out;
+  for (const std::string& d : used) out += (out.empty() ? "" : ", ") + d;
+  return out;
+}
+
+std::string compute_capability_of(bool gpu_backend, int device) {
+  if (!gpu_backend) return {};
+  static const std::vector<DeviceDescription> devices = cuda_devices();  // each query reads every device
+  for (const DeviceDescription& d : devices)
+    if (d.ordinal == device) return d.compute_capability;
+  return {};
 }
 
 }  // namespace twinproof

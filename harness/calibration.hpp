@@ -67,6 +67,30 @@ class Calibration {
   std::vector<Waiver> waivers_;
 };
 
+// How one cell's values are judged: each metric by its most specific row for the cell's feature,
+// reference, twin and device (metric and compute-capability rows included). This is the one
+// lookup that the gate, repro and bench share, so a cell cannot pass one and fail another.
+class CellTolerance {
+ public:
+  CellTolerance(const Calibration& table, std::string feature, std::string reference, std::string twin,
+                std::string compute_capability)
+      : table_(&table), feature_(std::move(feature)), reference_(std::move(reference)), twin_(std::move(twin)),
+        cc_(std::move(compute_capability)) {}
+  // The row that judges `metric` ("" asks for the twin's general row), or nullptr.
+  const CalibrationRow* row(const std::string& metric) const;
+  // Its tolerance; exact where no row exists (the gate refuses a twin without a row beforehand).
+  Tolerance operator()(const std::string& metric) const;
+  // "exact" or "exact, places=4 (motion3)": every tolerance in force for these metrics.
+  std::string describe(const std::vector<std::string>& metrics) const;
+
+ private:
+  const Calibration* table_;
+  std::string feature_, reference_, twin_, cc_;
+};
+
+// The compute capability ("9.0") of a GPU backend's device, "" for host backends or no device.
+std::string compute_capability_of(bool gpu_backend, int device);
+
 // Today's date as YYYY-MM-DD (UTC).
 std::string today_utc();
 

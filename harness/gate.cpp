@@ -134,13 +134,7 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
   using K = Outcome::Kind;
   // Each metric is judged by its most specific row for this twin and device (every twin has a
   // general row: run_gate checks that before anything runs).
-  std::set<std::string> used;
-  const auto tolerance_of = [&](const std::string& metric) {
-    const CalibrationRow* row = table.find(cell.feature, cell.reference, cell.twin, metric, twin.compute_capability);
-    const Tolerance t = row ? row->tolerance : Tolerance::exact();
-    used.insert(t.describe());
-    return t;
-  };
+  const CellTolerance tolerance_of(table, cell.feature, cell.reference, cell.twin, twin.compute_capability);
   r.tolerance = tolerance_of("").describe();  // the general row, for cells that end before comparing
   if (twin.kind == K::timeout) {
     r.status = CellStatus::timeout;
@@ -169,8 +163,7 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
     r.status = cmp.pass ? CellStatus::pass : CellStatus::fail;
     r.detail = fmt::format("{} frames: {}", twin.table.frames(), cmp.summary());
   }
-  r.tolerance.clear();
-  for (const std::string& d : used) r.tolerance += (r.tolerance.empty() ? "" : ", ") + d;
+  if (twin.kind == K::scores) r.tolerance = tolerance_of.describe(twin.table.metrics());
   // Waivers: a failing cell under a live waiver is waived; a passing one is an unexpected pass;
   // an expired waiver fails the cell whatever it did.
   for (const Waiver* w : table.waivers_for(cell.id)) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "extractors/feature.hpp"
 #include "harness/errors.hpp"
 #include "harness/json_file.hpp"
 #include "harness/paths.hpp"
@@ -44,6 +45,8 @@ GoldenFile load_golden_file(const fs::path& path) {
   g.vector = j.value("vector", "");
   g.provenance = j.value("provenance", json::object());
   if (g.vector.empty()) throw InputError(file, "vector", "(missing)", "a golden file names its vector");
+  const FeatureDescriptor* feature = find_feature(g.feature);
+  if (feature == nullptr) throw InputError(file, "feature", g.feature, "no such feature (see `twinproof features`)");
   if (!g.provenance.contains("kind")) throw InputError(file, "provenance.kind", "(missing)", "goldens carry their provenance");
   for (const json& c : j.value("cases", json::array())) {
     GoldenCase gc;
@@ -53,7 +56,8 @@ GoldenFile load_golden_file(const fs::path& path) {
     gc.options = options_from_json(c.value("options", json::object()), file, gc.id + ".options");
     const unsigned frames = c.value("frames", 0u);
     gc.expected.set_frames(0, frames);
-    for (const char* metric : {"motion", "motion2", "motion3"}) {
+    for (const std::string_view metric_name : feature->metrics) {
+      const std::string metric(metric_name);
       const json col = c.value(metric, json::array());
       if (col.size() != frames)
         throw InputError(file, gc.id + "." + metric, std::to_string(col.size()), fmt::format("expected {} values", frames));

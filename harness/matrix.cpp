@@ -13,6 +13,8 @@
 #include "harness/json_file.hpp"
 #include "harness/goldens.hpp"
 #include "harness/vectors/vectors.hpp"
+#include "extractors/feature.hpp"
+#include "extractors/registry.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;
@@ -68,37 +70,57 @@ bool same_options(const OptionList& a, const OptionList& b) {
 
 }  // namespace
 
-Matrix load_matrix(const fs::path& path) {
-  const std::string file = path.string();
-  const json j = read_json_file(path, "the matrix");
-  Matrix m;
-  m.file = path;
-  m.name = j.value("name", path.stem().string());
-  m.feature = j.value("feature", "");
-  m.reference = j.value("reference", "");
-  if (m.feature.empty()) throw InputError(file, "feature", "(missing)", "a matrix names its feature");
-  if (m.reference.empty()) throw InputError(file, "reference", "(missing)", "a matrix names its reference backend");
+namespace {
+
+// The twins axis: names, or "*" for every registered twin of the feature (mutants with
+// --with-mutants are named explicitly, never through "*").
+std::vector<std::string> expand_twins(const std::vector<std::string>& given, const FeatureDescriptor& f) {
+  std::vector<std::string> out;
+  for (const std::string& t : given) {
+    if (t != "*") {
+      out.push_back(t);
+      continue;
+    }
+    for (const Backend* b : backends())
+      if (b->feature == f.name) out.emplace_back(b->name);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Expands one feature's block (a whole single-feature matrix, or one entry of "features").
+void expand_block(const json& j, const std::string& file, const std::string& where, Matrix& m) {
+  const auto field = [&](const char* name) { return where.empty() ? std::string(name) : where + "." + name; };
+  const std::string feature_name = j.value("feature", "");
+  if (feature_name.empty()) throw InputError(file, field("feature"), "(missing)", "a matrix names its feature");
+  const FeatureDescriptor* feature = find_feature(feature_name);
+  if (feature == nullptr) throw InputError(file, field("feature"), feature_name, "no such feature (see `twinproof features`)");
+  const std::string reference = j.value("reference", std::string(feature->reference));
+  if (find_backend(feature_name, reference) == nullptr)
+    throw InputError(file, field("reference"), reference, "no such backend of the feature");
+  m.features.push_back(feature_name);
   const json axes = j.value("axes", json::object());
   const json sets = j.value("option_sets", json::object());
   std::map<std::string, OptionList> option_sets;
   for (const auto& [name, opts] : sets.items()) {
     if (name.empty() || name.find('/') != std::string::npos)
-      throw InputError(file, "option_sets", name, "option set names are non-empty and hold no '/'");
-    option_sets[name] = options_from_json(opts, file, "option_sets." + name);
+      throw InputError(file, field("option_sets"), name, "option set names are non-empty and hold no '/'");
+    option_sets[name] = options_from_json(opts, file, field("option_sets") + "." + name);
   }
   const json include = j.value("include", json::array()), exclude = j.value("exclude", json::array());
   if (!include.is_array() || !exclude.is_array())
-    throw InputError(file, "include/exclude", "", "rules are arrays of objects");
+    throw InputError(file, field("include/exclude"), "", "rules are arrays of objects");
 
   const Manifest& manifest = Manifest::project();
   // Goldens of this feature, by vector: for regression cells.
   std::map<std::string, GoldenFile> goldens;
-  for (GoldenFile& g : load_goldens(m.feature)) goldens.emplace(g.vector, std::move(g));
+  for (GoldenFile& g : load_goldens(feature_name)) goldens.emplace(g.vector, std::move(g));
 
-  const auto twins = axis(axes, file, "twin"), vectors = axis(axes, file, "vector"), depths = axis(axes, file, "bitdepth"),
-             chromas = axis(axes, file, "chroma"), opts = axis(axes, file, "options");
+  const auto twins = expand_twins(axis(axes, file, "twin"), *feature), vectors = axis(axes, file, "vector"),
+             depths = axis(axes, file, "bitdepth"), chromas = axis(axes, file, "chroma"), opts = axis(axes, file, "options");
   for (const std::string& o : opts)
-    if (!option_sets.count(o)) throw InputError(file, "axes.options", o, "not defined under option_sets");
+    if (!option_sets.count(o)) throw InputError(file, field("axes.options"), o, "not defined under option_sets");
   for (const std::string& vid : vectors) {
     const VectorSpec& v = manifest.get(vid);
     for (const std::string& d : depths)
@@ -109,12 +131,12 @@ Matrix load_matrix(const fs::path& path) {
           int n = 0;
           auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), n);
           if (ec != std::errc() || p != d.data() + d.size() || (n != 8 && n != 10 && n != 12 && n != 16))
-            throw InputError(file, "axes.bitdepth", d, "bit depths are 8, 10, 12, 16 or \"native\"");
+            throw InputError(file, field("axes.bitdepth"), d, "bit depths are 8, 10, 12, 16 or \"native\"");
           bitdepth = n;
         }
         if (c != "native") {
           const auto pc = parse_chroma(c);
-          if (!pc) throw InputError(file, "axes.chroma", c, "chroma is 400, 420, 422, 444 or \"native\"");
+          if (!pc) throw InputError(file, field("axes.chroma"), c, "chroma is 400, 420, 422, 444 or \"native\"");
           chroma = *pc;
         }
         const bool native = bitdepth == v.fmt.bitdepth && chroma == v.fmt.chroma;
@@ -127,16 +149,16 @@ Matrix load_matrix(const fs::path& path) {
               continue;
             if (std::any_of(exclude.begin(), exclude.end(), [&](const json& r) { return rule_matches(r, co); })) continue;
             Cell cell;
-            cell.feature = m.feature;
-            cell.reference = m.reference;
+            cell.feature = feature_name;
+            cell.reference = reference;
             cell.twin = twin;
             cell.vector = vid;
             cell.bitdepth = bitdepth;
             cell.chroma = chroma;
             cell.option_set = o;
             cell.options = option_sets[o];
-            cell.id = cell_id(m.feature, twin, vid, bitdepth, chroma, o);
-            if (twin == m.reference) {
+            cell.id = cell_id(feature_name, twin, vid, bitdepth, chroma, o);
+            if (twin == reference) {
               // The reference against its goldens, wherever a golden exists.
               cell.kind = CellKind::regression;
               const auto g = goldens.find(vid);
@@ -150,6 +172,29 @@ Matrix load_matrix(const fs::path& path) {
             m.cells.push_back(std::move(cell));
           }
       }
+  }
+}
+
+}  // namespace
+
+Matrix load_matrix(const fs::path& path) {
+  const std::string file = path.string();
+  const json j = read_json_file(path, "the matrix");
+  if (!j.is_object()) throw InputError(file, "matrix", "(not an object)", "a matrix is a JSON object");
+  Matrix m;
+  m.file = path;
+  m.name = j.value("name", path.stem().string());
+  if (j.contains("features")) {
+    // Several features in one matrix: each entry is a single-feature block.
+    const json& blocks = j["features"];
+    if (!blocks.is_array() || blocks.empty())
+      throw InputError(file, "features", "", "\"features\" is a non-empty array of per-feature blocks");
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      if (!blocks[i].is_object()) throw InputError(file, fmt::format("features[{}]", i), "", "a feature block is an object");
+      expand_block(blocks[i], file, fmt::format("features[{}]", i), m);
+    }
+  } else {
+    expand_block(j, file, "", m);
   }
   std::sort(m.cells.begin(), m.cells.end(), [](const Cell& a, const Cell& b) { return a.id < b.id; });
   for (std::size_t i = 1; i < m.cells.size(); ++i)

@@ -36,9 +36,13 @@ struct Cell {
 std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth,
                     Chroma chroma, const std::string& option_set);
 
+// A matrix covers one feature, or several ("features": [block, ...]); a block names its feature,
+// optionally its reference (default: the feature's), option sets, axes and rules. The twin axis
+// may say "*": every registered twin of the feature.
 struct Matrix {
   std::filesystem::path file;
-  std::string name, feature, reference;
+  std::string name;
+  std::vector<std::string> features;  // in file order
   std::vector<Cell> cells;  // sorted by id
 };
 

@@ -8,6 +8,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "harness/calibration.hpp"
 #include "harness/environment.hpp"
@@ -16,6 +17,7 @@
 #include "harness/goldens.hpp"
 #include "harness/paths.hpp"
 #include "harness/sha256.hpp"
+#include "harness/twin_check.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {
@@ -42,7 +44,6 @@ Cell find_cell(const std::string& id, const fs::path& matrix) {
 
 namespace {
 
-bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 std::string value_text(double v, bool fp32) {
   return fp32 ? fmt::format("{} ({})", static_cast<float>(v), hex(v)) : fmt::format("{:.17g} ({})", v, hex(v));
@@ -72,42 +73,6 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
   if (!started) throw ConfigError("--frames", "", "no frame of the cell is in the requested range");
   ex->flush(table);
   return table;
-}
-
-// Compares one stage of the two backends: equal bit for bit, or where the first difference is.
-StageDiff compare_stage(Stage s, const std::optional<Probe>& a, const std::optional<Probe>& b) {
-  StageDiff d;
-  d.stage = s;
-  d.ref_has = a.has_value();
-  d.twin_has = b.has_value();
-  if (!a || !b) return d;
-  for (std::size_t i = 0; i < a->arrays.size() && i < b->arrays.size(); ++i) {
-    const ProbeArray& x = a->arrays[i];
-    const ProbeArray& y = b->arrays[i];
-    const std::size_t n = std::min(x.values.size(), y.values.size());
-    for (std::size_t k = 0; k < n; ++k) {
-      if (same_bits(x.values[k], y.values[k])) continue;
-      if (d.differing++ == 0) {
-        d.ref_value = x.values[k];
-        d.twin_value = y.values[k];
-        d.fp32 = x.fp32 && y.fp32;
-        const int w = std::max(1, x.width);
-        if (x.width > 1 && x.height >= 1) d.where = fmt::format("plane {}, row {}, column {}", x.name, k / w, k % w);
-        else if (x.height > 1) d.where = fmt::format("plane {}, row {}", x.name, k);
-        else d.where = x.name;
-      }
-    }
-    if (x.values.size() != y.values.size()) {
-      d.differing += std::max(x.values.size(), y.values.size()) - n;
-      if (d.where.empty()) d.where = fmt::format("{}: {} values against {}", x.name, x.values.size(), y.values.size());
-    }
-  }
-  if (a->arrays.size() != b->arrays.size()) {
-    ++d.differing;
-    if (d.where.empty()) d.where = fmt::format("{} arrays against {}", a->arrays.size(), b->arrays.size());
-  }
-  d.equal = d.differing == 0;
-  return d;
 }
 
 void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, unsigned to, std::ostream& out) {
@@ -189,6 +154,7 @@ ReproTarget load_bundle(const fs::path& dir) {
 ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream& out) {
   ReproResult res;
   const Cell& c = t.cell;
+  const FeatureDescriptor& feature = feature_or_throw(c.feature, "feature");
   const Backend* ref_backend = find_backend(c.feature, c.reference);
   if (ref_backend == nullptr) throw ConfigError("reference", c.reference, "no such reference backend");
   fmt::print(out, "cell {}\n", c.id);
@@ -246,10 +212,12 @@ ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream&
 
   // The calibration row decides the exit code; the bisection looks for the first differing bit.
   const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
-  const CalibrationRow* row = table.find(c.feature, c.reference, c.twin, "", "");
-  const Tolerance tol = row ? row->tolerance : Tolerance::exact();
+  // The same per-metric, per-device rows as the gate.
+  const CellTolerance tol(table, c.feature, c.reference, c.twin, compute_capability_of(twin->gpu(), o.device));
   const TableComparison judged = compare_tables(ref, dut, tol);
-  fmt::print(out, "judged by {}: {}\n", row ? row->describe() : "no calibration row (exact)", judged.summary());
+  const CalibrationRow* row = tol.row("");
+  fmt::print(out, "judged by {} ({}): {}\n", row ? row->describe() : "no calibration row", tol.describe(ref.metrics()),
+             judged.summary());
   res.exit_code = judged.pass ? 0 : 1;
 
   unsigned last_frame = ref.first_frame() + ref.frames() - 1;
@@ -262,7 +230,7 @@ ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream&
     ref_by_frame.reserve(limit - ref.first_frame() + 1);
     run(*ref_backend, t, capture, true, [&](unsigned, const Extractor& ex) {
       std::vector<std::optional<Probe>> s;
-      for (Stage st : kAllStages) s.push_back(ex.inspect(st));
+      for (const StageInfo& st : feature.stages) s.push_back(ex.inspect(st.id));
       ref_by_frame.push_back(std::move(s));
     });
     std::optional<unsigned> found;
@@ -272,8 +240,8 @@ ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream&
       if (found) return;
       std::vector<StageDiff> d;
       bool any = false;
-      for (std::size_t k = 0; k < std::size(kAllStages); ++k) {
-        d.push_back(compare_stage(kAllStages[k], ref_by_frame[index][k], ex.inspect(kAllStages[k])));
+      for (std::size_t k = 0; k < feature.stages.size(); ++k) {
+        d.push_back(compare_stage(feature.stages[k], ref_by_frame[index][k], ex.inspect(feature.stages[k].id)));
         any = any || (!d.back().equal && d.back().ref_has && d.back().twin_has);
       }
       ++index;
@@ -296,21 +264,23 @@ ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream&
           line = fmt::format("not exposed by {}", c.reference);
         } else if (d.equal) {
           line = "equal bit for bit";
-          if (res.verdict.empty()) last_equal = std::string(to_string(d.stage));
+          if (res.verdict.empty()) last_equal = d.label;
         } else {
           line = fmt::format("DIFFER: {} element(s); first at {}: {} {} vs {} {}", d.differing, d.where, c.reference,
                              value_text(d.ref_value, d.fp32), c.twin, value_text(d.twin_value, d.fp32));
           if (res.verdict.empty()) {
             std::string nan = std::isnan(d.twin_value) ? " (NaN)" : "";
-            res.verdict = fmt::format("first divergence: {}, {}{}", to_string(d.stage), d.where, nan);
+            res.verdict = fmt::format("first divergence: {}, {}{}", d.label, d.where, nan);
             if (!last_equal.empty()) res.verdict += fmt::format(" ({} equal before it)", last_equal);
-            if (!diffs.empty() && std::none_of(diffs.begin(), diffs.end(), [](const StageDiff& s) { return s.stage == Stage::row_sums && s.twin_has; }) &&
-                (d.stage == Stage::plane_totals || d.stage == Stage::plane_scores || d.stage == Stage::frame_score))
+            // A sum departs while the twin hides its partial sums: the twin's own reduction.
+            const auto role = [&](const StageDiff& x) { return feature.stage(x.stage)->role; };
+            if (role(d) == StageRole::sums &&
+                std::none_of(diffs.begin(), diffs.end(), [&](const StageDiff& x) { return role(x) == StageRole::partial_sums && x.twin_has; }))
               res.verdict = fmt::format("{} equal; {} differ ({} reduction): {}", last_equal.empty() ? "stages" : last_equal,
-                                        to_string(d.stage), c.twin, d.where);
+                                        d.label, c.twin, d.where);
           }
         }
-        fmt::print(out, "  {:<16} {}\n", to_string(d.stage), line);
+        fmt::print(out, "  {:<16} {}\n", d.label, line);
       }
     } else {
       res.verdict = "every exposed stage is equal; the difference is in the outputs only";

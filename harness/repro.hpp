@@ -11,6 +11,7 @@
 
 #include "harness/matrix.hpp"
 #include "harness/scores.hpp"
+#include "harness/twin_check.hpp"
 
 namespace twinproof {
 
@@ -31,17 +32,6 @@ struct ReproOptions {
   int device = 0;
   std::filesystem::path bundle;          // write a self-contained repro here
   std::string rerun;                     // the command line that reruns this repro
-};
-
-// One stage's comparison on one frame.
-struct StageDiff {
-  Stage stage{};
-  bool ref_has = false, twin_has = false;
-  bool equal = true;
-  std::size_t differing = 0;
-  std::string where;  // "plane Y, row 17, column 23"
-  double ref_value = 0, twin_value = 0;
-  bool fp32 = true;
 };
 
 struct ReproResult {

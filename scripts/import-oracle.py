@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Imports libvmaf oracle scores into goldens/ and their vectors into vectors/manifest.json.
 
-Usage: scripts/import-oracle.py ORACLE.json
+Usage: scripts/import-oracle.py FEATURE ORACLE.json
+
+FEATURE is the feature's name in twinproof (float_motion, motion); its goldens go to
+goldens/FEATURE/. Every per-frame column of the oracle's cases is kept (the feature's metrics).
 
 Oracle goldens are never edited: an existing golden file whose cases differ from the oracle is
 an error, not an overwrite. Vectors already in the manifest must match the oracle's pin.
@@ -14,10 +17,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    oracle = json.loads(pathlib.Path(sys.argv[1]).read_text())
+    feature = sys.argv[1]
+    oracle = json.loads(pathlib.Path(sys.argv[2]).read_text())
     about = oracle["about"]
     commit = about.split("commit ")[1].split(",")[0] if "commit " in about else "unknown"
 
@@ -39,16 +43,16 @@ def main() -> int:
     by_vector = {}
     for c in oracle["cases"]:
         by_vector.setdefault(c["vector"], {"cases": [], "errors": []})["cases"].append(
-            {k: c[k] for k in ("id", "options", "frames", "motion", "motion2", "motion3")})
+            {k: v for k, v in c.items() if k != "vector"})
     for e in oracle["errors"]:
         by_vector.setdefault(e["vector"], {"cases": [], "errors": []})["errors"].append(
             {"id": e["id"], "options": e["options"], "refused_by_libvmaf": e["refused_by_libvmaf"]})
 
-    out_dir = ROOT / "goldens" / "float_motion"
+    out_dir = ROOT / "goldens" / feature
     out_dir.mkdir(parents=True, exist_ok=True)
     for vector, body in sorted(by_vector.items()):
         doc = {
-            "feature": "float_motion",
+            "feature": feature,
             "vector": vector,
             "provenance": {
                 "kind": "oracle",

@@ -108,9 +108,17 @@ BOOST_AUTO_TEST_CASE(truncated_stream_leaves_no_partial_table) {
 }
 
 BOOST_AUTO_TEST_CASE(goldens_check_ends_with_the_count_line) {
+  // Every feature by default: float_motion's 7 cases and refusals, integer motion's 5.
   const auto r = run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "single/*"});
   BOOST_TEST(r.rc == 0);
-  BOOST_TEST(contains(r.out, "\n7 passed, 0 failed\n"));
+  BOOST_TEST(contains(r.out, "\n12 passed, 0 failed\n"), r.out);
+  const auto one = run_cli({"goldens", "check", "--feature", "float_motion", "--filter", "tiny*", "--filter", "single/*"});
+  BOOST_TEST(contains(one.out, "\n7 passed, 0 failed\n"), one.out);
+  const auto other = run_cli({"goldens", "check", "--feature", "motion", "--filter", "motion/tiny*"});
+  BOOST_TEST(contains(other.out, "\n3 passed, 0 failed\n"), other.out);
+  const auto unknown = run_cli({"goldens", "check", "--feature", "float_vif"});
+  BOOST_TEST(unknown.rc == 2);
+  BOOST_TEST(contains(unknown.err, "known: float_motion, motion"), unknown.err);
   const auto gpu = run_cli({"goldens", "check", "--backend", "nosuch"});
   BOOST_TEST(gpu.rc == 2);
 }

@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "extractors/float_motion/arithmetic.hpp"
+#include "extractors/simd.hpp"
 
 namespace twinproof::float_motion {
 
-enum class SimdLevel { scalar, avx2, avx512 };
-
-SimdLevel detected_simd_level();  // the best this CPU has
-SimdLevel simd_level();           // the detected one, lowered by TWINPROOF_SIMD=scalar|avx2|avx512
-std::string_view to_string(SimdLevel l);
+using ::twinproof::SimdLevel;
+using ::twinproof::detected_simd_level;
+using ::twinproof::simd_level;
+using ::twinproof::to_string;
 
 // One plane of one frame for the fused kernels.
 struct SimdPlaneJob {

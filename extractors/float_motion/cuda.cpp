@@ -68,7 +68,6 @@ class CudaEngine final : public MotionEngine {
     ready_.clear();
     staged_ = 0;
     batches_ = 0;
-    frames_ = 0;
     device_ms_ = 0;
     collected_ = false;
   }
@@ -90,7 +89,6 @@ class CudaEngine final : public MotionEngine {
                         static_cast<std::size_t>(p.g.h));
     }
     if (direct_[staged_]) upload_->sync();  // the caller may reuse its picture once submit returns
-    ++frames_;
     if (++staged_ == batch_) launch();
   }
 
@@ -115,7 +113,7 @@ class CudaEngine final : public MotionEngine {
 
   std::optional<Probe> inspect(Stage stage) const override {
     if (!ctx_.capture_stages || !collected_) return std::nullopt;
-    Probe probe{stage, {}};
+    Probe probe{std::string(stage_id(stage)), {}};
     for (const Plane& p : planes_) {
       const PlaneGeometry& g = p.g;
       const std::string scale1 = std::string(g.name) + "/scale1";
@@ -283,7 +281,7 @@ class CudaEngine final : public MotionEngine {
   std::deque<double> ready_;
   int staged_ = 0, prev_frames_ = 0;
   bool direct_[kMaxBatch] = {};  // frames of the batch being staged that were uploaded directly
-  unsigned batches_ = 0, frames_ = 0;
+  unsigned batches_ = 0;
   double device_ms_ = 0;
   bool collected_ = false;
 };

@@ -90,7 +90,7 @@ std::optional<Probe> CudaEngineBase::inspect(Stage stage) const {
     TP_CUDA(cudaMemcpy(h.data(), d.get(), d.bytes(), cudaMemcpyDeviceToHost));
     return std::vector<double>(h.begin(), h.end());
   };
-  Probe p{stage, {}};
+  Probe p{std::string(stage_id(stage)), {}};
   for (const DevicePlane& d : planes_) {
     const PlaneGeometry& g = d.g;
     const std::string scale1 = std::string(g.name) + "/scale1";

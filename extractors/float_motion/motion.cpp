@@ -129,14 +129,17 @@ void MotionExtractor::flush(ScoreSink& sink) {
   }
 }
 
-std::optional<Probe> MotionExtractor::inspect(Stage s) const {
+std::optional<Probe> MotionExtractor::inspect(std::string_view id) const {
   if (!ctx_.capture_stages) return std::nullopt;
+  const std::optional<Stage> stage = parse_stage(id);
+  if (!stage) return std::nullopt;
+  const Stage s = *stage;
   if (s == Stage::frame_score) {
     if (!captured_score_) return std::nullopt;
-    return Probe{s, {ProbeArray{"S", 1, 1, false, {*captured_score_}}}};
+    return Probe{std::string(id), {ProbeArray{"S", 1, 1, false, {*captured_score_}}}};
   }
   if (s == Stage::outputs) {
-    Probe p{s, {}};
+    Probe p{std::string(id), {}};
     for (const auto& [name, v] : captured_outputs_) p.arrays.push_back(ProbeArray{name, 1, 1, false, {v}});
     return p;
   }

@@ -11,6 +11,7 @@
 #include "extractors/extractor.hpp"
 #include "extractors/float_motion/arithmetic.hpp"
 #include "extractors/float_motion/options.hpp"
+#include "extractors/float_motion/stages.hpp"
 
 namespace twinproof::float_motion {
 
@@ -54,7 +55,7 @@ class MotionExtractor final : public Extractor {
   void extract(const PictureView& pic, unsigned frame, ScoreSink& sink) override;
   void flush(ScoreSink& sink) override;
   std::vector<std::string> metrics() const override;
-  std::optional<Probe> inspect(Stage s) const override;
+  std::optional<Probe> inspect(std::string_view stage) const override;
   std::optional<double> device_ms() const override { return engine_->device_ms(); }
 
  private:

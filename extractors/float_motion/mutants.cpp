@@ -30,8 +30,8 @@ class OutputMutant final : public Extractor {
     inner_->flush(r);
   }
   std::vector<std::string> metrics() const override { return inner_->metrics(); }
-  std::optional<Probe> inspect(Stage s) const override {
-    if (s != Stage::outputs) return inner_->inspect(s);
+  std::optional<Probe> inspect(std::string_view s) const override {
+    if (s != stage_id(Stage::outputs)) return inner_->inspect(s);
     if (!ctx_.capture_stages) return std::nullopt;
     return outputs_;
   }
@@ -62,7 +62,7 @@ class OutputMutant final : public Extractor {
   double drift_;
   ExtractorContext ctx_;
   std::unique_ptr<Extractor> inner_;
-  Probe outputs_{Stage::outputs, {}};
+  Probe outputs_{std::string(stage_id(Stage::outputs)), {}};
 };
 
 // Rows summed pairwise instead of left to right.

@@ -1,10 +1,10 @@
-// float_motion's options: names, aliases, ranges and defaults of spec/float_motion.md.
+// float_motion's options: names, aliases, ranges and defaults of its contract
+// (extractors/float_motion/CONTRACT.md), as a table the shared parser reads.
 #pragma once
 
-#include <string>
-#include <vector>
+#include <span>
 
-#include "extractors/extractor.hpp"
+#include "extractors/feature.hpp"
 
 namespace twinproof::float_motion {
 
@@ -20,24 +20,9 @@ struct MotionOptions {
   bool debug = true;           // debug: emit `motion`
 };
 
-enum class OptionType { boolean, integer, real };
+std::span<const OptionSpec> option_table();
 
-struct OptionSpec {
-  const char* name;
-  const char* alias;  // nullptr: none
-  OptionType type;
-  const char* default_text;
-  double min, max;    // inclusive; unused for booleans
-};
-
-const std::vector<OptionSpec>& option_specs();
-
-// Parses options given by libvmaf name or alias. Throws ConfigError naming the option, the
-// value and the allowed range for an unknown name, a repeated option, a malformed value or one
-// out of range. The value is used exactly as given.
+// Through the shared parser: throws ConfigError naming the option, the value and the range.
 MotionOptions parse_options(const OptionList& given);
-
-// "allowed: ..." text for one option (true/false, an integer in [0, 9], ...).
-std::string allowed_values(const OptionSpec& spec);
 
 }  // namespace twinproof::float_motion

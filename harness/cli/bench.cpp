@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "extractors/devices.hpp"
+#include "extractors/feature.hpp"
 #include "harness/calibration.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/environment.hpp"
@@ -121,7 +122,8 @@ int run_bench(const BenchArgs& a) {
   const OptionList options = parse_option_flags(a.options);
   const Calibration table =
       Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : std::filesystem::path(a.calibration));
-  const Backend& reference = backend_or_throw(a.feature, "cpu");
+  const FeatureDescriptor& feature = feature_or_throw(a.feature);
+  const Backend& reference = backend_or_throw(a.feature, std::string(feature.reference));
   std::vector<const Backend*> chosen;
   if (a.backends.empty()) {
     for (const Backend* b : backends())
@@ -160,18 +162,9 @@ int run_bench(const BenchArgs& a) {
     const FrameStore frames = make_frames(spec, a.host_memory == "pinned");
     const ScoreTable expected = run_once(reference, frames, options, a.device).scores;
 
-    // Bytes one frame must move on the device: its samples read once, the fp32 blurred plane
-    // written once and the previous one read once, for every plane scored.
-    const bool add_uv = std::any_of(options.begin(), options.end(), [](const auto& o) {
-      return (o.first == "motion_add_uv" || o.first == "mau") && o.second == "true";
-    });
-    double sample_bytes = 0, floor_bytes = 0;
-    for (int p = 0; p < (add_uv ? 3 : 1); ++p) {
-      const ChromaShift cs = chroma_shift(spec.fmt.chroma);
-      const double n = p == 0 ? double(size.w) * size.h : double(size.w >> cs.hs) * (size.h >> cs.vs);
-      sample_bytes += n * spec.fmt.bytes_per_sample();
-      floor_bytes += n * spec.fmt.bytes_per_sample() + 2 * 4 * n;
-    }
+    // Bytes one frame must move on the device, as the feature's descriptor counts them.
+    const DeviceTraffic traffic = feature.traffic(spec.fmt, options);
+    const double sample_bytes = traffic.upload_bytes, floor_bytes = traffic.floor_bytes;
 
     std::vector<Row> rows;
     for (const Backend* b : chosen) {
@@ -179,17 +172,19 @@ int run_bench(const BenchArgs& a) {
       r.b = b;
       try {
         const Run warm = run_once(*b, frames, options, a.device);  // warm-up, and the check
-        const CalibrationRow* row = b == &reference ? nullptr : table.find(std::string(b->feature), std::string(reference.name), std::string(b->name), "", "");
-        const Tolerance t = row ? row->tolerance : Tolerance::exact();
+        // The gate's own per-metric, per-device rows.
+        const CellTolerance t(table, std::string(b->feature), std::string(reference.name), std::string(b->name),
+                              compute_capability_of(b->gpu(), a.device));
+        const CalibrationRow* row = b == &reference ? nullptr : t.row("");
         if (b != &reference && row == nullptr) {
           r.refused = true;
           r.why = "no calibration row";
         } else {
           const TableComparison cmp = compare_tables(expected, warm.scores, t);
-          r.judged = fmt::format("{} (max |diff| {:.2g}, {} ULP)", t.describe(), cmp.max_abs_diff, cmp.max_ulp);
+          r.judged = fmt::format("{} (max |diff| {:.2g}, {} ULP)", t.describe(expected.metrics()), cmp.max_abs_diff, cmp.max_ulp);
           if (!cmp.pass) {
             r.refused = true;
-            r.why = "fails its calibration row (" + t.describe() + "): " + cmp.summary();
+            r.why = "fails its calibration row (" + t.describe(expected.metrics()) + "): " + cmp.summary();
           }
         }
       } catch (const ConfigError& e) {
@@ -217,16 +212,17 @@ int run_bench(const BenchArgs& a) {
       rows.push_back(r);
     }
 
-    fmt::print("\n{}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up\n", size.w, size.h,
-               a.bitdepth, a.chroma, add_uv ? " (Y+U+V)" : " (Y)", frames.size(), frames.memory.pinned ? "pinned" : "pageable",
-               a.reps);
+    std::string option_text;
+    for (const auto& [k, v] : options) option_text += fmt::format(" {}={}", k, v);
+    fmt::print("\n{} {}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up\n", feature.name, size.w,
+               size.h, a.bitdepth, a.chroma, option_text, frames.size(), frames.memory.pinned ? "pinned" : "pageable", a.reps);
     if (bw)
       fmt::print("memory floor: {:.1f} MB per frame / {:.0f} GB/s = {:.4f} ms on the device; upload floor: {:.1f} MB / {:.1f} GB/s "
                  "= {:.4f} ms per frame ({:.0f} fps)\n",
                  floor_bytes / 1e6, bw->d2d_gbps, floor_bytes / (bw->d2d_gbps * 1e6), sample_bytes / 1e6,
                  bw->h2d_pinned_gbps, sample_bytes / (bw->h2d_pinned_gbps * 1e6), bw->h2d_pinned_gbps * 1e9 / sample_bytes);
     fmt::print("{:<16} {:>10} {:>9} {:>10} {:>11} {:>8} {:>9}  {}\n", "backend", "ms/frame", "fps", "init ms", "device ms",
-               "x floor", "x upload", "judged against cpu");
+               "x floor", "x upload", "judged against " + std::string(feature.reference));
     nlohmann::json size_report = {{"size", fmt::format("{}x{}", size.w, size.h)},
                                   {"frames", frames.size()},
                                   {"reps", a.reps},

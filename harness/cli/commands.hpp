@@ -15,6 +15,7 @@ namespace twinproof::cli {
 
 void add_score(CLI::App& app, int& rc);
 void add_backends(CLI::App& app, int& rc);
+void add_features(CLI::App& app, int& rc);
 void add_vectors(CLI::App& app, int& rc);
 void add_goldens(CLI::App& app, int& rc);
 void add_bench(CLI::App& app, int& rc);

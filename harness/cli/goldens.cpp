@@ -1,9 +1,11 @@
 // twinproof goldens check: every golden case and expected refusal, bit for bit.
+#include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "extractors/feature.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
 #include "harness/goldens.hpp"
@@ -14,8 +16,8 @@ namespace twinproof::cli {
 namespace {
 
 struct CheckArgs {
-  std::string feature = "float_motion";
-  std::string backend = "cpu";
+  std::vector<std::string> features;  // default: every feature
+  std::string backend;                // default: each feature's reference
   std::vector<std::string> filters;
   unsigned jobs = 0;
   bool skip_absent = false;
@@ -24,27 +26,34 @@ struct CheckArgs {
   std::string json;
 };
 
-int check(const CheckArgs& a) {
-  const Backend& b = backend_or_throw(a.feature, a.backend);
+struct Tally {
+  unsigned passed = 0, failed = 0, absent = 0, errors = 0;
+};
+
+// One feature's goldens with one backend; case ids are filtered as "<feature>/<vector>/<set>" and
+// as "<vector>/<set>".
+void check_feature(const CheckArgs& a, const FeatureDescriptor& feature, const Backend& b, nlohmann::json& record, Tally& total) {
   const Availability av = b.availability();
-  if (!av.available) throw ConfigError("--backend", a.backend, fmt::format("backend '{}' is unavailable: {}", a.backend, av.reason));
+  if (!av.available) throw ConfigError("--backend", std::string(b.name), fmt::format("backend '{}' is unavailable: {}", b.name, av.reason));
   // Describe every check first (cheap), then run them.
   struct Item {
     const GoldenCase* c = nullptr;
     const GoldenRefusal* r = nullptr;
   };
-  const std::vector<GoldenFile> files = load_goldens(a.feature);
+  const std::vector<GoldenFile> files = load_goldens(std::string(feature.name));
+  const auto selected = [&](const std::string& id) {
+    return matches_filters(a.filters, id) || matches_filters(a.filters, std::string(feature.name) + "/" + id);
+  };
   std::vector<Item> items;
   for (const GoldenFile& f : files) {
     for (const GoldenCase& c : f.cases)
-      if (matches_filters(a.filters, c.id)) items.push_back({&c, nullptr});
+      if (selected(c.id)) items.push_back({&c, nullptr});
     for (const GoldenRefusal& r : f.refusals)
-      if (matches_filters(a.filters, r.id)) items.push_back({nullptr, &r});
+      if (selected(r.id)) items.push_back({nullptr, &r});
   }
   ExtractorContext ctx;
   ctx.device = a.device;
   const Tolerance tolerance = a.places > 0 ? Tolerance::at_places(a.places) : Tolerance::exact();
-  nlohmann::json record = nlohmann::json::array();
   unsigned passed = 0, failed = 0, absent = 0, errors = 0, cases_ok = 0, cases = 0, refusals_ok = 0, refusals = 0;
   // GPU backends share one device: run their cases one at a time.
   const unsigned jobs = b.gpu() ? 1 : (a.jobs ? a.jobs : default_jobs());
@@ -54,7 +63,9 @@ int check(const CheckArgs& a) {
         return items[i].c ? check_case(b, *items[i].c, ctx, tolerance) : check_refusal(b, *items[i].r, ctx);
       },
       [&](std::size_t i, GoldenResult& r) {
-        record.push_back({{"id", r.id},
+        record.push_back({{"feature", feature.name},
+                          {"backend", b.name},
+                          {"id", r.id},
                           {"kind", items[i].c ? "scored" : "refusal"},
                           {"status", to_string(r.status)},
                           {"values", r.comparison.values},
@@ -63,7 +74,7 @@ int check(const CheckArgs& a) {
                           {"max_ulp", r.comparison.max_ulp},
                           {"seconds", r.seconds},
                           {"detail", r.detail}});
-        fmt::print("{:<6} {:<40} {:>6.2f}s  {}\n", to_string(r.status), r.id, r.seconds, r.detail);
+        fmt::print("{:<6} {:<52} {:>6.2f}s  {}\n", to_string(r.status), std::string(feature.name) + "/" + r.id, r.seconds, r.detail);
         std::fflush(stdout);
         const bool ok = r.status == GoldenStatus::pass;
         (items[i].c ? cases : refusals) += 1;
@@ -75,22 +86,45 @@ int check(const CheckArgs& a) {
           case GoldenStatus::error: ++errors; break;
         }
       });
-  fmt::print("backend {}: scored cases {}/{} {}, expected refusals {}/{}", a.backend, cases_ok, cases, tolerance.describe(),
-             refusals_ok, refusals);
+  fmt::print("feature {}, backend {}: scored cases {}/{} {}, expected refusals {}/{}", feature.name, b.name, cases_ok, cases,
+             tolerance.describe(), refusals_ok, refusals);
   if (absent) fmt::print(", {} absent (vector not fetched)", absent);
   if (errors) fmt::print(", {} errors", errors);
   fmt::print("\n");
+  total.passed += passed;
+  total.failed += failed;
+  total.absent += absent;
+  total.errors += errors;
+}
+
+int check(const CheckArgs& a) {
+  // Which features, and which backend of each: the named backend wherever a feature has it, else
+  // each feature's reference.
+  std::vector<std::pair<const FeatureDescriptor*, const Backend*>> plan;
+  for (const FeatureDescriptor* f : features()) {
+    if (!a.features.empty() && std::find(a.features.begin(), a.features.end(), f->name) == a.features.end()) continue;
+    const std::string backend = a.backend.empty() ? std::string(f->reference) : a.backend;
+    if (const Backend* b = find_backend(f->name, backend)) plan.emplace_back(f, b);
+  }
+  for (const std::string& name : a.features) feature_or_throw(name);
+  if (plan.empty())
+    throw ConfigError("--backend", a.backend, fmt::format("no selected feature has a backend '{}' (see `twinproof features`)", a.backend));
+  nlohmann::json record = nlohmann::json::array();
+  Tally t;
+  for (const auto& [f, b] : plan) check_feature(a, *f, *b, record, t);
   // Absent cases and errors are never passes: they count as failed unless absent ones are
   // explicitly skipped.
-  const unsigned not_passed = failed + errors + (a.skip_absent ? 0 : absent);
-  if (a.skip_absent && absent) fmt::print("{} passed, {} failed, {} skipped\n", passed, not_passed, absent);
-  else fmt::print("{} passed, {} failed\n", passed, not_passed);
+  const unsigned not_passed = t.failed + t.errors + (a.skip_absent ? 0 : t.absent);
+  if (a.skip_absent && t.absent) fmt::print("{} passed, {} failed, {} skipped\n", t.passed, not_passed, t.absent);
+  else fmt::print("{} passed, {} failed\n", t.passed, not_passed);
   if (!a.json.empty()) {
-    const nlohmann::json doc = {{"backend", a.backend}, {"tolerance", tolerance.describe()}, {"cases", record}};
+    const nlohmann::json doc = {{"backend", a.backend.empty() ? "reference" : a.backend},
+                                {"tolerance", a.places > 0 ? Tolerance::at_places(a.places).describe() : "exact"},
+                                {"cases", record}};
     std::ofstream out(a.json);
     if (!(out << doc.dump(1) << "\n")) throw InputError(a.json, "file", a.json, "cannot write the JSON report");
   }
-  if (errors) return kExitError;
+  if (t.errors) return kExitError;
   return not_passed == 0 ? kExitPass : kExitFail;
 }
 
@@ -101,8 +135,8 @@ void add_goldens(CLI::App& app, int& rc) {
   sub->require_subcommand(1);
   auto a = std::make_shared<CheckArgs>();
   CLI::App* ch = sub->add_subcommand("check", "Run every golden case and expected refusal; ends with 'N passed, M failed'");
-  ch->add_option("--feature", a->feature, "Feature")->capture_default_str();
-  ch->add_option("--backend,-b", a->backend, "Backend")->capture_default_str();
+  ch->add_option("--feature", a->features, "Feature (repeatable; default: every feature)");
+  ch->add_option("--backend,-b", a->backend, "Backend (default: each feature's reference; else every feature that has it)");
   ch->add_option("--filter", a->filters, "Case id glob (repeatable; a leading - excludes)");
   ch->add_option("-j,--jobs", a->jobs, "Parallel cases (default: all cores; GPU backends run one at a time)");
   ch->add_flag("--skip-absent", a->skip_absent, "Report cases whose vector is not fetched as skipped instead of failed");

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   int rc = kExitPass;
   cli::add_score(app, rc);
   cli::add_backends(app, rc);
+  cli::add_features(app, rc);
   cli::add_vectors(app, rc);
   cli::add_goldens(app, rc);
   cli::add_bench(app, rc);

@@ -1,0 +1,137 @@
+#include "extractors/feature.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace twinproof {
+
+#define TP_FEATURE(name) const FeatureDescriptor& name##_feature();
+#include "extractors/features.inc"
+#undef TP_FEATURE
+
+std::string_view to_string(OptionType t) {
+  switch (t) {
+    case OptionType::boolean: return "bool";
+    case OptionType::integer: return "int";
+    case OptionType::real: return "double";
+  }
+  return "?";
+}
+
+std::string allowed_values(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionType::boolean: return "true or false";
+    case OptionType::integer: return fmt::format("an integer in [{}, {}]", spec.min, spec.max);
+    case OptionType::real: return fmt::format("a finite number in [{}, {}]", spec.min, spec.max);
+  }
+  return {};
+}
+
+const OptionSpec* find_option(std::span<const OptionSpec> table, std::string_view name) {
+  for (const OptionSpec& s : table)
+    if (name == s.name || (s.alias != nullptr && name == s.alias)) return &s;
+  return nullptr;
+}
+
+namespace {
+
+[[noreturn]] void bad_value(const OptionSpec& spec, const std::string& value, const char* what) {
+  throw ConfigError(std::string("option ") + spec.name, value,
+                    fmt::format("option {}: value '{}' {}; allowed: {}", spec.name, value, what, allowed_values(spec)));
+}
+
+bool parse_bool(const OptionSpec& spec, const std::string& v) {
+  if (v == "true") return true;
+  if (v == "false") return false;
+  bad_value(spec, v, "is not a boolean");
+}
+
+double parse_number(const OptionSpec& spec, const std::string& v) {
+  const char* first = v.data();
+  const char* last = v.data() + v.size();
+  double out = 0;
+  if (spec.type == OptionType::integer) {
+    long long i = 0;
+    auto [p, ec] = std::from_chars(first, last, i);
+    if (v.empty() || ec != std::errc() || p != last) bad_value(spec, v, "is not an integer");
+    out = static_cast<double>(i);
+  } else {
+    auto [p, ec] = std::from_chars(first, last, out, std::chars_format::general);
+    if (v.empty() || ec != std::errc() || p != last) bad_value(spec, v, "is not a number");
+    if (!std::isfinite(out)) bad_value(spec, v, "is not finite");
+    // libvmaf's parser refuses "-0" (a value that reads as zero must start with '0').
+    if (out == 0 && v[0] == '-') bad_value(spec, v, "is a negative zero");
+  }
+  if (!(out >= spec.min && out <= spec.max)) bad_value(spec, v, "is out of range");
+  return out;
+}
+
+}  // namespace
+
+void parse_options(std::span<const OptionSpec> table, const OptionList& given, void* target) {
+  auto* base = static_cast<unsigned char*>(target);
+  std::set<std::string> seen;
+  for (const auto& [name, value] : given) {
+    const OptionSpec* spec = find_option(table, name);
+    if (spec == nullptr) {
+      std::string known;
+      for (const OptionSpec& s : table) known += (known.empty() ? "" : ", ") + std::string(s.name);
+      throw ConfigError("option " + name, value, fmt::format("unknown option '{}' (value '{}'); known: {}", name, value, known));
+    }
+    if (!seen.insert(spec->name).second)
+      throw ConfigError(std::string("option ") + spec->name, value,
+                        fmt::format("option {} is given more than once (again as '{}={}')", spec->name, name, value));
+    unsigned char* field = base + spec->offset;
+    switch (spec->type) {
+      case OptionType::boolean: {
+        const bool b = parse_bool(*spec, value);
+        std::memcpy(field, &b, sizeof b);
+        break;
+      }
+      case OptionType::integer: {
+        const int i = static_cast<int>(parse_number(*spec, value));
+        std::memcpy(field, &i, sizeof i);
+        break;
+      }
+      case OptionType::real: {
+        const double d = parse_number(*spec, value);
+        std::memcpy(field, &d, sizeof d);
+        break;
+      }
+    }
+  }
+}
+
+const StageInfo* FeatureDescriptor::stage(std::string_view id) const {
+  for (const StageInfo& s : stages)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+std::span<const FeatureDescriptor* const> features() {
+  static const FeatureDescriptor* const all[] = {
+#define TP_FEATURE(name) &name##_feature(),
+#include "extractors/features.inc"
+#undef TP_FEATURE
+  };
+  return all;
+}
+
+const FeatureDescriptor* find_feature(std::string_view name) {
+  for (const FeatureDescriptor* f : features())
+    if (f->name == name) return f;
+  return nullptr;
+}
+
+const FeatureDescriptor& feature_or_throw(std::string_view name, std::string_view flag) {
+  if (const FeatureDescriptor* f = find_feature(name)) return *f;
+  std::string known;
+  for (const FeatureDescriptor* f : features()) known += (known.empty() ? "" : ", ") + std::string(f->name);
+  throw ConfigError(std::string(flag), std::string(name), fmt::format("{}: no feature '{}'; known: {}", flag, name, known));
+}
+
+}  // namespace twinproof

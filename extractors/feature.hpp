@@ -1,0 +1,84 @@
+// A feature is data the shared layers read: its name, reference, metrics, pipeline stages, option
+// table and device traffic. Goldens, the gate, matrices, repro, bench and the tests read these
+// descriptors and the backend registry; none of them names a feature.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extractors/extractor.hpp"
+
+namespace twinproof {
+
+// ---- Options: one table per feature, one parser for all (libvmaf's VmafOption) -----------------
+enum class OptionType { boolean, integer, real };
+std::string_view to_string(OptionType t);
+
+struct OptionSpec {
+  const char* name;          // libvmaf's option name
+  const char* alias;         // nullptr: none
+  OptionType type;
+  const char* default_text;  // the default as text; the options struct's initialiser holds the same value
+  double min, max;           // inclusive; unused for booleans
+  std::size_t offset;        // offsetof(the feature's options struct, the field): bool, int or double
+  const char* help;
+};
+
+// "true or false", "an integer in [0, 9]", "a finite number in [0, 5]".
+std::string allowed_values(const OptionSpec& spec);
+
+// Parses options given by name or alias into `target` (the feature's options struct, holding its
+// defaults), each at its spec's offset. Throws ConfigError naming the option, the value and the
+// allowed values for an unknown name, a repeated option, a malformed value or one out of range;
+// a number is used exactly as given (it must parse whole to a finite value).
+void parse_options(std::span<const OptionSpec> table, const OptionList& given, void* target);
+
+// The spec an option name or alias refers to, or nullptr.
+const OptionSpec* find_option(std::span<const OptionSpec> table, std::string_view name_or_alias);
+
+// ---- Pipeline stages (what `inspect` may expose; repro bisects in this order) ----------------
+enum class StageRole {
+  data,          // per-sample arrays (planes, passes)
+  partial_sums,  // reduction inputs (row sums): a twin that exposes them shows where a sum departs
+  sums,          // values reduced from the partial sums (totals, scores)
+  outputs,       // what the extractor emits
+};
+
+struct StageInfo {
+  std::string_view id;     // what inspect() takes: "row_sums"
+  std::string_view label;  // what reports say: "row sums"
+  StageRole role;
+};
+
+// ---- Device traffic (bench's memory floor) ---------------------------------------------------
+struct DeviceTraffic {
+  double floor_bytes = 0;   // bytes one frame must move in device memory at the least
+  double upload_bytes = 0;  // bytes of one frame's samples that reach the device
+};
+
+struct FeatureDescriptor {
+  std::string_view name;       // first part of every cell id
+  std::string_view reference;  // the backend every twin is judged against
+  std::string_view summary;
+  std::vector<std::string_view> metrics;  // every metric it can emit, in report order
+  std::vector<StageInfo> stages;          // pipeline order
+  std::span<const OptionSpec> options;
+  // Frames after t that metric values of frame t may depend on (motion2 looks one ahead).
+  unsigned lookahead = 0;
+  DeviceTraffic (*traffic)(const Format& fmt, const OptionList& options) = nullptr;
+  // Option sets that reach every path of the feature's arithmetic: twin checks run each.
+  std::vector<OptionList> probe_option_sets;
+
+  const StageInfo* stage(std::string_view id) const;
+};
+
+// Every registered feature (extractors/features.inc), in registration order.
+std::span<const FeatureDescriptor* const> features();
+const FeatureDescriptor* find_feature(std::string_view name);
+// The feature or ConfigError listing the known ones.
+const FeatureDescriptor& feature_or_throw(std::string_view name, std::string_view flag = "--feature");
+
+}  // namespace twinproof

@@ -1,0 +1,41 @@
+// Integer motion's cpu-simd: the exact SIMD twin and the fast CPU path. One fused pass per row
+// (the vertical pass of the difference for 8 or 16 columns at once, then the horizontal pass and
+// |X| summed per lane), int32 lanes throughout with products split where they could overflow
+// (cpu_simd_kernels.inc). It exposes its own row sums and total; the planes exist only as rows.
+// TWINPROOF_SIMD=scalar|avx2|avx512 lowers the level; the scalar level is the reference itself.
+#include "extractors/motion/cpu.hpp"
+#include "extractors/motion/cpu_simd.hpp"
+#include "extractors/simd.hpp"
+
+namespace twinproof::motion {
+namespace {
+
+class CpuSimdSadEngine final : public CpuSadEngine {
+ public:
+  explicit CpuSimdSadEngine(const ExtractorContext& ctx) : CpuSadEngine(ctx), level_(simd_level()) {}
+
+  std::optional<Probe> inspect(std::string_view stage) const override {
+    if (level_ != SimdLevel::scalar && stage != "row_sums" && stage != "total") return std::nullopt;
+    return CpuSadEngine::inspect(stage);
+  }
+
+ protected:
+  std::uint64_t pair_total(const std::uint16_t* p, const std::uint16_t* c) override {
+    if (level_ == SimdLevel::scalar) return CpuSadEngine::pair_total(p, c);
+    const SadJob job{p, c, fmt_.width, fmt_.height, fmt_.bitdepth, rows_.data()};
+    return level_ == SimdLevel::avx512 ? pair_total_avx512(job, scratch_) : pair_total_avx2(job, scratch_);
+  }
+
+ private:
+  SimdLevel level_;
+  std::vector<std::int32_t> scratch_;
+};
+
+}  // namespace
+}  // namespace twinproof::motion
+
+namespace twinproof {
+std::unique_ptr<Extractor> make_motion_cpu_simd(const ExtractorContext& ctx) {
+  return motion::make_integer_motion<motion::CpuSimdSadEngine>(ctx);
+}
+}  // namespace twinproof

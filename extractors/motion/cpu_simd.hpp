@@ -1,0 +1,22 @@
+// Integer motion's cpu-simd kernels per ISA (cpu_simd_avx2.cpp, cpu_simd_avx512.cpp, each
+// compiled for its ISA alone), chosen at run time by cpu_simd.cpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace twinproof::motion {
+
+// One frame pair: the luma of the earlier (P) and later (C) frame, w x h row-major.
+struct SadJob {
+  const std::uint16_t* earlier;
+  const std::uint16_t* later;
+  int w, h, bitdepth;
+  std::uint32_t* row_sums;  // h out
+};
+
+// T of the pair; row sums written. `scratch` is the kernels' own (resized as needed).
+std::uint64_t pair_total_avx2(const SadJob& job, std::vector<std::int32_t>& scratch);
+std::uint64_t pair_total_avx512(const SadJob& job, std::vector<std::int32_t>& scratch);
+
+}  // namespace twinproof::motion

@@ -1,0 +1,208 @@
+// Every registered exact twin of every feature against its feature's reference, stage by stage
+// and output by output, on fresh random frames of many geometries, depths, chroma formats and
+// each feature's probe option sets (checkasm's way). The twins come from the registry and the
+// calibration table, so a new exact twin is tested here without editing this file. Host twins
+// run at every SIMD level this CPU has; device twins need a device and are skipped without one.
+#include <cstring>
+#include <random>
+
+#include <boost/test/unit_test.hpp>
+
+#include "extractors/devices.hpp"
+#include "extractors/feature.hpp"
+#include "extractors/registry.hpp"
+#include "extractors/simd.hpp"
+#include "harness/calibration.hpp"
+#include "harness/paths.hpp"
+#include "harness/twin_check.hpp"
+#include "tests/support.hpp"
+
+using namespace twinproof;
+namespace utf = boost::unit_test;
+
+namespace {
+
+struct Twin {
+  const FeatureDescriptor* feature;
+  const Backend* reference;
+  const Backend* twin;
+};
+
+// Built-in twins whose calibration row says exact, of the given kind.
+std::vector<Twin> exact_twins(BackendKind kind) {
+  const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
+  std::vector<Twin> out;
+  for (const FeatureDescriptor* f : features()) {
+    const Backend* ref = find_backend(f->name, f->reference);
+    for (const Backend* b : backends()) {
+      if (b->feature != f->name || b == ref || b->kind != kind) continue;
+      const CalibrationRow* row = table.find(std::string(f->name), std::string(f->reference), std::string(b->name), "", "");
+      if (row != nullptr && row->tolerance.describe() == "exact") out.push_back({f, ref, b});
+    }
+  }
+  return out;
+}
+
+struct Geometry {
+  Format fmt;
+  bool large;  // large ones run two option sets, not all of them
+};
+
+std::vector<Geometry> geometries() {
+  std::vector<Geometry> g;
+  for (int bpc : {8, 10, 12, 16})
+    for (Chroma ch : {Chroma::c400, Chroma::c420, Chroma::c422, Chroma::c444}) g.push_back({{67, 45, bpc, ch}, false});
+  g.push_back({{3, 3, 8, Chroma::c444}, false});       // the smallest legal picture of both features
+  g.push_back({{2, 2, 8, Chroma::c444}, false});       // refused by integer motion, scored by float_motion
+  g.push_back({{9, 8, 16, Chroma::c400}, false});      // narrower than one AVX-512 vector
+  g.push_back({{17, 5, 12, Chroma::c420}, false});     // one vector and a tail
+  g.push_back({{175, 99, 8, Chroma::c420}, false});
+  g.push_back({{640, 360, 10, Chroma::c422}, true});
+  g.push_back({{1920, 1080, 8, Chroma::c420}, true});
+  g.push_back({{33, 2000, 12, Chroma::c444}, true});  // tall and narrow
+  g.push_back({{4001, 5, 8, Chroma::c400}, true});    // wide and flat
+  return g;
+}
+
+std::uint64_t fresh_seed() {
+  static std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) | rd();
+}
+
+// Runs every configuration for one twin; returns how many were compared.
+int check_every_configuration(const Twin& t) {
+  int compared = 0;
+  std::size_t rotate = 0;
+  for (const Geometry& g : geometries()) {
+    const std::uint64_t seed = fresh_seed();
+    const std::vector<Frame> frames = random_frames(g.fmt, 5, seed);
+    const auto& sets = t.feature->probe_option_sets;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      if (g.large && i != 0 && i != 1 + (rotate % (sets.size() - 1))) continue;
+      const TwinCheckReport r = check_twin(*t.feature, *t.reference, *t.twin, frames, sets[i]);
+      compared += r.refused ? 0 : 1;
+      BOOST_CHECK_MESSAGE(r.equal, t.feature->name << "/" << t.twin->name << " " << describe(g.fmt) << " option set " << i
+                                                   << ": " << r.summary() << " (seed " << seed << ")");
+    }
+    rotate += g.large ? 1 : 0;
+  }
+  return compared;
+}
+
+boost::test_tools::assertion_result device_present(utf::test_unit_id) {
+  for (const Twin& t : exact_twins(BackendKind::gpu)) {
+    const Availability a = t.twin->availability();
+    boost::test_tools::assertion_result r(a.available);
+    r.message() << a.reason;
+    return r;
+  }
+  boost::test_tools::assertion_result r(false);
+  r.message() << "no device twin is registered (built without CUDA)";
+  return r;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(twins)
+
+BOOST_AUTO_TEST_CASE(every_exact_host_twin_matches_every_stage_at_every_simd_level) {
+  const std::vector<Twin> twins = exact_twins(BackendKind::host);
+  BOOST_TEST_REQUIRE(twins.size() >= 2u);  // cpu-simd of float_motion and of motion at least
+  const SimdLevel best = detected_simd_level();
+  BOOST_TEST_MESSAGE("this CPU: " << to_string(best));
+  for (SimdLevel level : {SimdLevel::scalar, SimdLevel::avx2, SimdLevel::avx512}) {
+    if (level > best) continue;
+    setenv("TWINPROOF_SIMD", std::string(to_string(level)).c_str(), 1);
+    for (const Twin& t : twins) {
+      BOOST_TEST_CONTEXT(t.feature->name << "/" << t.twin->name << " at " << to_string(level)) {
+        BOOST_TEST(check_every_configuration(t) > 20);
+      }
+    }
+  }
+  unsetenv("TWINPROOF_SIMD");
+}
+
+BOOST_AUTO_TEST_CASE(the_check_finds_a_broken_stage) {
+  // The check itself can fail: float_motion's mutant that moves one blurred sample by one ULP.
+  const FeatureDescriptor& f = *find_feature("float_motion");
+  const Backend* mutant = find_backend("float_motion", "mutant-blur", true);
+  BOOST_REQUIRE(mutant != nullptr);
+  const TwinCheckReport r =
+      check_twin(f, *find_backend("float_motion", "cpu"), *mutant, random_frames({64, 48, 8, Chroma::c420}, 3, 7), {});
+  BOOST_TEST(!r.equal);
+  BOOST_TEST(r.summary().find("first divergence blur") != std::string::npos, r.summary());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(gpu_twins, *utf::precondition(device_present))
+
+BOOST_AUTO_TEST_CASE(every_exact_device_twin_matches_every_stage) {
+  const std::vector<Twin> twins = exact_twins(BackendKind::gpu);
+  for (const Twin& t : twins)
+    BOOST_TEST_CONTEXT(t.feature->name << "/" << t.twin->name) { BOOST_TEST(check_every_configuration(t) > 20); }
+}
+
+BOOST_AUTO_TEST_CASE(repeated_runs_return_identical_bits) {
+  for (const Twin& t : exact_twins(BackendKind::gpu)) {
+    const Format fmt{1280, 720, 10, Chroma::c420};
+    const auto frames = random_frames(fmt, 4, 777);
+    const OptionList& options = t.feature->probe_option_sets.back();
+    std::optional<ScoreTable> first;
+    for (int rep = 0; rep < 5; ++rep) {
+      auto ex = make_extractor(*t.twin, ExtractorContext{});
+      ex->init(fmt, options);
+      ScoreTable s;
+      for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames[i].view(), i, s);
+      ex->flush(s);
+      if (!first) first = s;
+      else BOOST_TEST(compare_tables(*first, s, Tolerance::exact()).pass, t.feature->name << "/" << t.twin->name << " run " << rep);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(pictures_in_pinned_memory_give_the_same_bits) {
+  // Device twins may upload page-locked pictures without staging: mix pinned and pageable frames.
+  const Format fmt{1280, 720, 10, Chroma::c422};
+  const auto frames = random_frames(fmt, 20, 4242);
+  const HostBuffer pinned = allocate_host_buffer(frames.size() * frames[0].size(), true);
+  BOOST_REQUIRE(pinned.pinned);
+  std::vector<PictureView> views;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    PictureView v = frames[i].view();
+    if (i % 3 != 2) {  // two of every three frames from pinned memory
+      std::uint8_t* at = pinned.data.get() + i * frames[i].size();
+      std::memcpy(at, frames[i].bytes(), frames[i].size());
+      for (int p = 0; p < fmt.planes(); ++p) v.data[p] = at + frames[i].plane_offset(p);
+    }
+    views.push_back(v);
+  }
+  for (const Twin& t : exact_twins(BackendKind::gpu)) {
+    const OptionList& options = t.feature->probe_option_sets.front();
+    ScoreTable expected, got;
+    auto ref = make_extractor(*t.reference, ExtractorContext{});
+    auto dut = make_extractor(*t.twin, ExtractorContext{});
+    ref->init(fmt, options);
+    dut->init(fmt, options);
+    for (unsigned i = 0; i < views.size(); ++i) {
+      ref->extract(views[i], i, expected);
+      dut->extract(views[i], i, got);
+    }
+    ref->flush(expected);
+    dut->flush(got);
+    const TableComparison cmp = compare_tables(expected, got, Tolerance::exact());
+    BOOST_TEST(cmp.pass, t.feature->name << "/" << t.twin->name << ": " << cmp.summary());
+    BOOST_TEST(cmp.values >= 40u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_device_is_a_device_error) {
+  for (const Twin& t : exact_twins(BackendKind::gpu)) {
+    ExtractorContext ctx;
+    ctx.device = 999;
+    auto ex = make_extractor(*t.twin, ctx);
+    BOOST_CHECK_THROW(ex->init({64, 64, 8, Chroma::c420}, {}), DeviceError);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
