@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs on a GPU host from an unpacked bundle (scripts/gpu-bundle.sh): every golden with every
-# CUDA twin, the CUDA unit tests, and compute-sanitizer; prints a summary table last.
+# Runs on a GPU host from an unpacked bundle (scripts/gpu-bundle.sh): every golden of every
+# feature with every CUDA twin, the device unit tests, compute-sanitizer, the gate, the sweep,
+# repro and the benches; prints a summary table last.
 # Usage: gpu-check.sh [LOG_DIR]   (default: $OUT when set, else ./gpu-check-logs)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,8 +32,9 @@ for backend in cuda cuda-rowthread cuda-block cpu cpu-simd; do
     >"$logs/goldens-$backend.txt" 2>&1
   rc=$?
   secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
-  tail -2 "$logs/goldens-$backend.txt"
-  row "goldens $backend" "rc=$rc" "$(tail -2 "$logs/goldens-$backend.txt" | head -1) | $(tail -1 "$logs/goldens-$backend.txt") | ${secs}s"
+  grep -E '^feature ' "$logs/goldens-$backend.txt"
+  tail -1 "$logs/goldens-$backend.txt"
+  row "goldens $backend" "rc=$rc" "$(grep -E '^feature ' "$logs/goldens-$backend.txt" | tr '\n' ' ')| $(tail -1 "$logs/goldens-$backend.txt") | ${secs}s"
 done
 
 echo "== unit tests (all suites but the build-tree PTX check)"
@@ -49,6 +51,15 @@ for tool in memcheck racecheck; do
       -o motion_add_uv=true -o motion_add_scale1=true >"$log" 2>&1
     rc=$?
     row "sanitizer $tool $backend" "rc=$rc" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+  done
+  # Integer motion's cuda: the window at 8 bit, and 16 bit (the split products).
+  for input in "vector:odd175_420 -o motion_five_frame_window=true" "vector:ramp256_16b -o debug=true"; do
+    log="$logs/sanitizer-$tool-motion-cuda-${input%% *}.txt"
+    log=${log//:/_}
+    # shellcheck disable=SC2086
+    compute-sanitizer --tool "$tool" --error-exitcode 99 "$tp" score $input --feature motion --backend cuda >"$log" 2>&1
+    rc=$?
+    row "sanitizer $tool motion/cuda ${input%% *}" "rc=$rc" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
   done
 done
 
@@ -79,10 +90,22 @@ echo "== repro"
 rc=$?
 tail -12 "$logs/repro-cuda-block.txt"
 row "repro cuda-block cb1080_d1" "rc=$rc" "$(grep -E 'equal;|first divergence|every exposed' "$logs/repro-cuda-block.txt" | tail -1)"
-"$tp" repro float_motion/cuda/cb1080_d1/8b/420/default --repeat 20 >"$logs/repro-cuda-repeat.txt" 2>&1
-rc=$?
-tail -3 "$logs/repro-cuda-repeat.txt"
-row "repro cuda cb1080_d1 --repeat 20" "rc=$rc" "$(grep -E 'repeat' "$logs/repro-cuda-repeat.txt" | tail -1)"
+for cell in float_motion/cuda/cb1080_d1/8b/420/default motion/cuda/cb1080_d1/8b/420/default motion/cuda/pan576/8b/420/five_frame; do
+  log="$logs/repro-${cell//\//_}-repeat.txt"
+  "$tp" repro "$cell" --repeat 20 >"$log" 2>&1
+  rc=$?
+  tail -3 "$log"
+  row "repro $cell --repeat 20" "rc=$rc" "$(grep -E 'equal bit for bit|first divergence' "$log" | tail -1); $(grep -E 'repeat' "$log" | tail -1)"
+done
+
+echo "== bench"
+for feature in motion float_motion; do
+  log="$logs/bench-$feature.txt"
+  "$tp" bench --feature "$feature" --sizes 576x324,1920x1080,3840x2160 --frames 32 --reps 5 --json "$logs/bench-$feature.json" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  row "bench --feature $feature" "rc=$rc" "see bench-$feature.txt"
+done
 
 echo
 echo "== summary"
@@ -94,17 +117,19 @@ w = max(len(r[0]) for r in rows)
 print(f"{'check':<{w}}  {'exit':<6}  result")
 for name, rc, text in rows:
     print(f"{name:<{w}}  {rc:<6}  {text}")
-for backend in ("cuda", "cuda-rowthread", "cuda-block"):
+for backend, feature in (("cuda", "float_motion"), ("cuda", "motion"), ("cuda-rowthread", "float_motion"),
+                         ("cuda-block", "float_motion"), ("cpu-simd", "motion")):
     f = logs / f"goldens-{backend}.json"
     if not f.exists():
         continue
     doc = json.loads(f.read_text())
+    doc["cases"] = [c for c in doc["cases"] if c.get("feature", "float_motion") == feature]
     scored = [c for c in doc["cases"] if c["kind"] == "scored"]
     present = [c for c in scored if c["status"] != "ABSENT"]
     zero = [c for c in present if c["status"] == "PASS" and c["max_ulp"] == 0]
     refusals = [c for c in doc["cases"] if c["kind"] == "refusal"]
     ok_ref = [c for c in refusals if c["status"] == "PASS"]
-    print(f"\n{backend} ({doc['tolerance']}): scored cases held {len(present)} of {len(scored)}, "
+    print(f"\n{feature}/{backend} ({doc['tolerance']}): scored cases held {len(present)} of {len(scored)}, "
           f"0 ULP on {len(zero)}, max ULP {max((c['max_ulp'] for c in present), default=0)}; refusals {len(ok_ref)}/{len(refusals)}")
     if backend == "cuda-block":
         print(f"  {'case':<32} {'status':<6} {'max |diff|':>12}")

@@ -8,6 +8,7 @@
 #include <boost/test/unit_test.hpp>
 #include <pugixml.hpp>
 
+#include "extractors/feature.hpp"
 #include "harness/calibration.hpp"
 #include "harness/errors.hpp"
 #include "harness/gate.hpp"
@@ -92,8 +93,19 @@ BOOST_AUTO_TEST_CASE(cell_ids_are_coordinates) {
   BOOST_TEST(ids.count("float_motion/cpu/pan576/8b/420/refuse_foo_1") == 1u);
   BOOST_TEST(ids.count("float_motion/cuda/pan4k/8b/420/add_uv") == 0u);  // pan4k has no add_uv golden
   BOOST_TEST(std::is_sorted(m.cells.begin(), m.cells.end(), [](const Cell& a, const Cell& b) { return a.id < b.id; }));
-  // 66 golden configurations (55 scored, 11 refused), each a regression cell and four twins.
-  BOOST_TEST(m.cells.size() == 66u * 5);
+  // Every feature: each golden configuration (scored or refused) is a regression cell of the
+  // reference and a parity cell of every registered twin ("twin": ["*"]).
+  std::size_t expected = 0;
+  for (const FeatureDescriptor* f : features()) {
+    std::size_t configurations = 0, registered = 0;
+    for (const GoldenFile& g : load_goldens(std::string(f->name))) configurations += g.cases.size() + g.refusals.size();
+    for (const Backend* b : backends()) registered += b->feature == f->name;
+    expected += configurations * registered;
+  }
+  BOOST_TEST(m.cells.size() == expected);
+  BOOST_TEST(m.features == (std::vector<std::string>{"float_motion", "motion"}), boost::test_tools::per_element());
+  BOOST_TEST(ids.count("motion/cuda/pan576/8b/420/five_frame") == 1u);
+  BOOST_TEST(ids.count("motion/cpu/tiny2/8b/444/default") == 1u);  // the reference must refuse 2x2
   const Matrix sweep = load_matrix(matrix_file("sweep.json"));
   std::set<std::string> sweep_ids;
   for (const Cell& c : sweep.cells) sweep_ids.insert(c.id);
