@@ -3,6 +3,8 @@
 # feature with every CUDA twin, the device unit tests, compute-sanitizer, the gate, the sweep,
 # repro and the benches; prints a summary table last.
 # Usage: gpu-check.sh [LOG_DIR]   (default: $OUT when set, else ./gpu-check-logs)
+# GPU_CHECK_PARTS="goldens tests sanitizer gate repro bench" (the default: all) picks parts, so
+# that a device session can split the work over calls.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${1:-${OUT:-$here/gpu-check-logs}}
@@ -12,6 +14,8 @@ export TWINPROOF_DATA="$here" TWINPROOF_CACHE="$here/cache" TWINPROOF_BIN="$tp"
 summary="$logs/summary.tsv"
 : >"$summary"
 row() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$summary"; }
+parts=" ${GPU_CHECK_PARTS:-goldens tests sanitizer gate repro bench} "
+part() { [[ $parts == *" $1 "* ]]; }
 
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader | tee "$logs/device.txt"
@@ -24,6 +28,7 @@ done
 "$tp" vectors verify bbb640_t240 city720_f48 | tail -1
 
 for backend in cuda cuda-rowthread cuda-block cpu cpu-simd; do
+  part goldens || break
   echo "== goldens check --backend $backend"
   extra=()
   [[ $backend == cuda-block ]] && extra=(--places 4)
@@ -37,14 +42,20 @@ for backend in cuda cuda-rowthread cuda-block cpu cpu-simd; do
   row "goldens $backend" "rc=$rc" "$(grep -E '^feature ' "$logs/goldens-$backend.txt" | tr '\n' ' ')| $(tail -1 "$logs/goldens-$backend.txt") | ${secs}s"
 done
 
+if part tests; then
 echo "== unit tests (all suites but the build-tree PTX check)"
 "$here/bin/twinproof-tests" --run_test='!ptx_contract' --report_level=short >"$logs/tests.txt" 2>&1
 rc=$?
 tail -3 "$logs/tests.txt"
 row "unit tests" "rc=$rc" "$(grep -E 'passed|failed|No errors' "$logs/tests.txt" | tail -1)"
+"$here/bin/twinproof-tests" --run_test='gpu_twins' --report_level=detailed >"$logs/tests-gpu-twins.txt" 2>&1
+rc=$?
+row "gpu_twins suite" "rc=$rc" "$(grep -E 'Test suite .gpu_twins.' -A2 "$logs/tests-gpu-twins.txt" | tr '\n' ' ' | tr -s ' ')"
+fi
 
 echo "== compute-sanitizer"
 for tool in memcheck racecheck; do
+  part sanitizer || break
   for backend in cuda cuda-rowthread cuda-block; do
     log="$logs/sanitizer-$tool-$backend.txt"
     compute-sanitizer --tool "$tool" --error-exitcode 99 "$tp" score vector:odd175_420 --backend "$backend" \
@@ -66,6 +77,7 @@ done
 # The two full-size real clips stay on the CPU runners (see README); everything else runs.
 absent=(--filter '-*/bbb1080_t240/*' --filter '-*/city720x405/*')
 for run in "gate:0" "sweep:0" "gate:0,0"; do
+  part gate || break
   matrix=${run%%:*} devices=${run#*:}
   name="$matrix-devices-${devices/,/-}"
   echo "== gate --matrix $matrix.json --require cuda --devices $devices"
@@ -78,13 +90,16 @@ for run in "gate:0" "sweep:0" "gate:0,0"; do
   row "gate $matrix.json --devices $devices" "rc=$rc" "$(grep -E '^gate ' "$logs/$name.txt" | tail -1) | ${secs}s wall"
 done
 # Two workers on one device must give the same verdicts as one.
+if part gate; then
 python3 - "$logs" <<'PY' && row "gate --devices 0,0 = --devices 0" "rc=0" "same cells, same verdicts" || row "gate --devices 0,0 = --devices 0" "rc=1" "verdicts differ"
 import json, sys
 def verdicts(d):
     return {json.loads(l)["id"]: json.loads(l)["status"] for l in open(f"{sys.argv[1]}/{d}/results.jsonl")}
 sys.exit(0 if verdicts("gate-devices-0") == verdicts("gate-devices-0-0") else 1)
 PY
+fi
 
+if part repro; then
 echo "== repro"
 "$tp" repro float_motion/cuda-block/cb1080_d1/8b/420/default >"$logs/repro-cuda-block.txt" 2>&1
 rc=$?
@@ -98,8 +113,11 @@ for cell in float_motion/cuda/cb1080_d1/8b/420/default motion/cuda/cb1080_d1/8b/
   row "repro $cell --repeat 20" "rc=$rc" "$(grep -E 'equal bit for bit|first divergence' "$log" | tail -1); $(grep -E 'repeat' "$log" | tail -1)"
 done
 
+fi
+
 echo "== bench"
 for feature in motion float_motion; do
+  part bench || break
   log="$logs/bench-$feature.txt"
   "$tp" bench --feature "$feature" --sizes 576x324,1920x1080,3840x2160 --frames 32 --reps 5 --json "$logs/bench-$feature.json" >"$log" 2>&1
   rc=$?

@@ -122,6 +122,13 @@ bool Event::done() const {
   return true;
 }
 
+bool is_page_locked(const void* p) {
+  cudaPointerAttributes a{};
+  const bool pinned = cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
+  cudaGetLastError();  // an ordinary pointer is no error worth keeping
+  return pinned;
+}
+
 float elapsed_ms(const Event& start, const Event& stop) {
   float ms = 0;
   TP_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));

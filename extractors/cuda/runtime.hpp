@@ -128,6 +128,10 @@ class Event {
   cudaEvent_t e_ = nullptr;
 };
 
+// Whether host memory is page-locked (cudaHostAlloc, cudaHostRegister), so that a copy from it
+// can start without staging. Asked every time: an address says nothing about what is there now.
+bool is_page_locked(const void* p);
+
 // Milliseconds between two recorded timing events.
 float elapsed_ms(const Event& start, const Event& stop);
 

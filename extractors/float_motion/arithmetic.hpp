@@ -1,5 +1,5 @@
 // float_motion's arithmetic, written once for every backend (host C++ and CUDA device code).
-// Each function is spec/float_motion.md taken literally: every fp32 operation is one IEEE
+// Each function is extractors/float_motion/CONTRACT.md taken literally: every fp32 operation is one IEEE
 // binary32 operation in the order written. Callers build with -ffp-contract=off (host) and
 // -fmad=false (device); nothing here may be reordered for speed.
 #pragma once
@@ -7,11 +7,7 @@
 #include <cmath>
 #include <span>
 
-#if defined(__CUDACC__)
-#define TP_HD __host__ __device__ __forceinline__
-#else
-#define TP_HD inline
-#endif
+#include "extractors/host_device.hpp"
 
 namespace twinproof::float_motion {
 

@@ -1,4 +1,4 @@
-// The scalar CPU reference of float_motion: spec/float_motion.md line by line.
+// The scalar CPU reference of float_motion: extractors/float_motion/CONTRACT.md line by line.
 // Exposed as a class so that exact CPU twins and the gate's mutants can reuse its stages.
 #pragma once
 

@@ -77,7 +77,7 @@ class CudaEngine final : public MotionEngine {
     const int k = batches_ % kRing;
     // A picture in page-locked memory is uploaded straight from there; any other one is copied
     // into pinned staging by the copy threads and uploaded with the whole batch.
-    direct_[staged_] = is_pinned(pic.data[0]);
+    direct_[staged_] = cuda::is_page_locked(pic.data[0]);
     for (Plane& p : planes_) {
       const std::size_t row_bytes = static_cast<std::size_t>(p.g.w) * fmt_.bytes_per_sample();
       if (direct_[staged_])
@@ -165,14 +165,6 @@ class CudaEngine final : public MotionEngine {
     int pairs = 0;
   };
 
-  // Whether host memory is page-locked (cudaHostAlloc, cudaHostRegister). Asked every time: an
-  // address says nothing about what is allocated there now.
-  static bool is_pinned(const void* p) {
-    cudaPointerAttributes a{};
-    const bool pinned = cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
-    cudaGetLastError();  // an ordinary pointer is no error worth keeping
-    return pinned;
-  }
 
   static std::vector<double> download(const cuda::DeviceBuffer<float>& d, std::size_t offset, std::size_t n) {
     std::vector<float> h(n);

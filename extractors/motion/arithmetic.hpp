@@ -6,11 +6,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define TP_HD __host__ __device__ __forceinline__
-#else
-#define TP_HD inline
-#endif
+#include "extractors/host_device.hpp"
 
 namespace twinproof::motion {
 

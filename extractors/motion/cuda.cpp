@@ -59,7 +59,7 @@ class CudaSadEngine final : public SadEngine {
     const int k = batches_ % kInFlight;
     const std::size_t row_bytes = static_cast<std::size_t>(fmt_.width) * fmt_.bytes_per_sample();
     std::uint8_t* slot = slots_.get() + frame_bytes_ * ((frames_ + staged_) % kSlots);
-    direct_[staged_] = is_pinned(pic.data[0]);
+    direct_[staged_] = cuda::is_page_locked(pic.data[0]);
     if (direct_[staged_]) {
       TP_CUDA(cudaMemcpy2DAsync(slot, row_bytes, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes,
                                 static_cast<std::size_t>(fmt_.height), cudaMemcpyHostToDevice, upload_->get()));
@@ -102,12 +102,6 @@ class CudaSadEngine final : public SadEngine {
     int pairs = 0;
   };
 
-  static bool is_pinned(const void* p) {
-    cudaPointerAttributes a{};
-    const bool pinned = cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
-    cudaGetLastError();  // an ordinary pointer is no error worth keeping
-    return pinned;
-  }
 
   void launch() {
     const int k = batches_ % kInFlight;

@@ -1,4 +1,4 @@
-// The blur of spec/float_motion.md on the device: sample conversion, vertical pass, horizontal
+// The blur of extractors/float_motion/CONTRACT.md on the device: sample conversion, vertical pass, horizontal
 // pass, each a separate kernel with one thread per output sample. Every sum is arithmetic.hpp's
 // tap_sum in tap order; built with -fmad=false, so each product and sum is its own rounding.
 #include "kernels/float_motion/kernels.hpp"

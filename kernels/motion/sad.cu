@@ -1,14 +1,12 @@
 // Integer motion's fused kernel: per tile of 124 x 32 outputs, one thread per column computes the
-// vertical pass of the difference P - C down its column (a rolling window of five differences in
-// registers) into shared memory, then each warp walks whole rows: four outputs per lane from two
+// vertical pass of the difference P - C down its column (the column's 36 differences loaded at
+// once into registers, a five-row window sliding down them) into shared memory, then each warp walks whole rows: four outputs per lane from two
 // aligned 16-byte loads of the vertical row, |X| summed per row by warp shuffles and added to the
 // row's sum with one atomic per warp. Integer arithmetic only; every value is the contract's
 // exact integer:
-//  - products are kept in int32 where they provably fit: the taps are symmetric, so a pass is
-//    g0*(x0+x4) + g1*(x1+x3) + g2*x2, and |sum| <= 65536 * max|x| < 2^31 whenever max|x| < 2^15;
-//  - otherwise (16-bit differences, or a horizontal row with |V| >= 2^15) the inputs are split
-//    into x = 256*hi + lo and floor((256*H + L + 2^15) / 2^16) = (H + ((L + 2^15) >> 8)) >> 8,
-//    exact with H, L in int32 (the proof is in extractors/motion/cpu_simd_kernels.inc);
+//  - the taps are symmetric, so a pass is g0*(x0+x4) + g1*(x1+x3) + g2*x2: three products;
+//  - the vertical pass of 8- to 12-bit differences fits int32 (|a| <= 65536 * 4095 < 2^31);
+//    16-bit differences and the horizontal pass (|b| up to 65535 * 65536) accumulate in 64 bits;
 //  - row sums are unsigned 32-bit sums, order-free, as the contract keeps them.
 #include "extractors/motion/arithmetic.hpp"
 #include "kernels/motion/kernels.hpp"
@@ -27,16 +25,12 @@ constexpr int g0 = 3571, g1 = 16004, g2 = 26386;
 
 __device__ __forceinline__ int iabs(int x) { return x < 0 ? -x : x; }
 
-// floor((g (x) x + 2^15) / 2^16) for five values |x| < 2^16, exact in int32.
+// floor((g (x) x + 2^15) / 2^16) for five values |x| < 2^16: |sum| reaches 65535 * 65536, so the
+// three symmetric products accumulate in 64 bits (one wide multiply-add each).
 __device__ __forceinline__ int taps_round16(int x0, int x1, int x2, int x3, int x4) {
-  const int m = max(max(max(iabs(x0), iabs(x1)), max(iabs(x2), iabs(x3))), iabs(x4));
-  if (m < 32768) {
-    const int b = g0 * (x0 + x4) + g1 * (x1 + x3) + g2 * x2;
-    return (b + 32768) >> 16;
-  }
-  const int hi = g0 * ((x0 >> 8) + (x4 >> 8)) + g1 * ((x1 >> 8) + (x3 >> 8)) + g2 * (x2 >> 8);
-  const int lo = g0 * ((x0 & 255) + (x4 & 255)) + g1 * ((x1 & 255) + (x3 & 255)) + g2 * (x2 & 255);
-  return (hi + ((lo + 32768) >> 8)) >> 8;
+  const long long b = static_cast<long long>(g0) * (x0 + x4) + static_cast<long long>(g1) * (x1 + x3) +
+                      static_cast<long long>(g2) * x2;
+  return static_cast<int>((b + 32768) >> 16);
 }
 
 // The vertical pass of five differences at this depth.
@@ -63,24 +57,33 @@ __global__ void __launch_bounds__(kThreads) integer_motion_pair_kernel(const T* 
   const int j0 = blockIdx.x * kTileCols, i0 = blockIdx.y * kTileRows;
   const int rows = min(kTileRows, h - i0);
 
-  // 1. The vertical pass: thread c owns picture column j0 - 2 + c.
+  // 1. The vertical pass: thread c owns picture column j0 - 2 + c. Every difference the column
+  //    needs is loaded first (independent loads, one memory latency per block, not one per row),
+  //    then the five-row window slides down it in registers.
   const int c = threadIdx.x;
   const int gj = j0 - 2 + c;
   if (gj >= -2 && gj <= w + 1) {
     const int j = mirror(gj, w);
-    const auto diff = [&](int k) {  // d of picture row mirror(k): earlier minus later
-      const std::size_t at = static_cast<std::size_t>(mirror(k, h)) * w + j;
-      return static_cast<int>(P[at]) - static_cast<int>(C[at]);
-    };
-    int d0 = diff(i0 - 2), d1 = diff(i0 - 1), d2 = diff(i0), d3 = diff(i0 + 1);
-    for (int r = 0; r < rows; ++r) {
-      const int d4 = diff(i0 + r + 2);
-      vrow[r][c] = vertical<Bitdepth>(d0, d1, d2, d3, d4);
-      d0 = d1;
-      d1 = d2;
-      d2 = d3;
-      d3 = d4;
+    int d[kTileRows + 4];
+    if (i0 >= 2 && i0 + kTileRows + 2 <= h) {
+      // An inner tile: rows i0 - 2 .. i0 + 33, no mirroring; one offset stepped by w.
+      const T* __restrict__ p = P + static_cast<std::size_t>(i0 - 2) * w + j;
+      const T* __restrict__ q = C + static_cast<std::size_t>(i0 - 2) * w + j;
+#pragma unroll
+      for (int k = 0; k < kTileRows + 4; ++k) d[k] = static_cast<int>(p[k * w]) - static_cast<int>(q[k * w]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < kTileRows + 4; ++k) {
+        d[k] = 0;
+        if (k < rows + 4) {  // rows of the picture this tile's outputs read: mirror(i0 - 2 + k)
+          const std::size_t at = static_cast<std::size_t>(mirror(i0 - 2 + k, h)) * w + j;
+          d[k] = static_cast<int>(P[at]) - static_cast<int>(C[at]);  // earlier minus later
+        }
+      }
     }
+#pragma unroll
+    for (int r = 0; r < kTileRows; ++r)
+      if (r < rows) vrow[r][c] = vertical<Bitdepth>(d[r], d[r + 1], d[r + 2], d[r + 3], d[r + 4]);
   }
   __syncthreads();
 
@@ -89,7 +92,9 @@ __global__ void __launch_bounds__(kThreads) integer_motion_pair_kernel(const T* 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int col = j0 + 4 * lane;
   const int valid = lane < kGroups ? max(0, min(4, w - col)) : 0;
-  for (int r = warp; r < rows; r += kWarps) {
+#pragma unroll
+  for (int r = warp; r < kTileRows; r += kWarps) {
+    if (r >= rows) break;
     unsigned sum = 0;
     if (valid > 0) {
       const int4 a = *reinterpret_cast<const int4*>(&vrow[r][4 * lane]);
