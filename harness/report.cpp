@@ -50,7 +50,10 @@ std::string md_escape(const std::string& s) {
 std::string diff_text(double d) { return std::isnan(d) ? "NaN" : fmt::format("{:.3g}", d); }
 
 // Who a row of the reports is about: a twin, or the reference judged against its goldens.
-std::string subject(const CellResult& r) { return r.kind == CellKind::regression ? r.twin + " (goldens)" : r.twin; }
+std::string subject(const CellResult& r) {
+  const std::string who = r.feature + "/" + r.twin;
+  return r.kind == CellKind::regression ? who + " (goldens)" : who;
+}
 
 void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
   pugi::xml_document doc;
@@ -199,7 +202,7 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   std::map<std::string, std::map<std::string, int>> counts;
   for (const CellResult& r : results) counts[subject(r)][std::string(to_string(r.status))]++;
   const std::vector<std::string> statuses = {"pass", "fail", "not-supported", "waived", "error", "timeout"};
-  md += "| twin |";
+  md += "| feature/twin |";
   for (const std::string& s : statuses) md += " " + s + " |";
   md += " max \\|diff\\| |\n|---|";
   for (std::size_t i = 0; i < statuses.size(); ++i) md += "---:|";

@@ -331,7 +331,7 @@ BOOST_AUTO_TEST_CASE(reports_render_from_the_record) {
   BOOST_TEST(failures == 8);  // all but mutant-drift's two cells
   const std::string md = test::read_file(dir / "r" / "summary.md");
   BOOST_TEST(contains(md, "## twinproof gate: FAIL"));
-  BOOST_TEST(contains(md, "| mutant-nan | 0 | 2 |"));
+  BOOST_TEST(contains(md, "| float_motion/mutant-nan | 0 | 2 |"));
   BOOST_TEST(contains(md, "`float_motion/mutant-blur/still64/8b/420/default`"));
   const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
   BOOST_TEST(summary["schema_version"] == kReportSchemaVersion);
@@ -339,7 +339,7 @@ BOOST_AUTO_TEST_CASE(reports_render_from_the_record) {
   BOOST_TEST(summary["environment"].contains("cuda_driver"));
   BOOST_TEST(summary["counts"]["fail"] == 8);
   const std::string html = test::read_file(dir / "r" / "report.html");
-  BOOST_TEST(contains(html, "<h2>mutant-blur</h2>"));
+  BOOST_TEST(contains(html, "<h2>float_motion/mutant-blur</h2>"));
   BOOST_TEST(contains(html, "class=fail"));
 }
 

@@ -6,7 +6,8 @@
 // exact integer:
 //  - the taps are symmetric, so a pass is g0*(x0+x4) + g1*(x1+x3) + g2*x2: three products;
 //  - the vertical pass of 8- to 12-bit differences fits int32 (|a| <= 65536 * 4095 < 2^31);
-//    16-bit differences and the horizontal pass (|b| up to 65535 * 65536) accumulate in 64 bits;
+//    for 16-bit differences and the horizontal pass (|b| up to 65535 * 65536) the taps are split
+//    into bytes (taps_round16), which keeps every partial sum in int32;
 //  - row sums are unsigned 32-bit sums, order-free, as the contract keeps them.
 #include "extractors/motion/arithmetic.hpp"
 #include "kernels/motion/kernels.hpp"
@@ -25,12 +26,16 @@ constexpr int g0 = 3571, g1 = 16004, g2 = 26386;
 
 __device__ __forceinline__ int iabs(int x) { return x < 0 ? -x : x; }
 
-// floor((g (x) x + 2^15) / 2^16) for five values |x| < 2^16: |sum| reaches 65535 * 65536, so the
-// three symmetric products accumulate in 64 bits (one wide multiply-add each).
+// floor((g (x) x + 2^15) / 2^16) for five values |x| < 2^16, exact in int32 although the sum
+// reaches 65535 * 65536: each tap is split into bytes, g = 256*gh + gl, so the sum is 256*H + L
+// with H = gh (x) x and L = gl (x) x (|H| < 2^25, |L| < 2^26), and with L + 2^15 = 256*q + r,
+// 0 <= r < 256, floor((256*(H + q) + r) / 2^16) = floor((H + q) / 2^8): r cannot carry.
 __device__ __forceinline__ int taps_round16(int x0, int x1, int x2, int x3, int x4) {
-  const long long b = static_cast<long long>(g0) * (x0 + x4) + static_cast<long long>(g1) * (x1 + x3) +
-                      static_cast<long long>(g2) * x2;
-  return static_cast<int>((b + 32768) >> 16);
+  constexpr int gh0 = g0 >> 8, gl0 = g0 & 255, gh1 = g1 >> 8, gl1 = g1 & 255, gh2 = g2 >> 8, gl2 = g2 & 255;
+  const int s0 = x0 + x4, s1 = x1 + x3;
+  const int hi = gh0 * s0 + gh1 * s1 + gh2 * x2;
+  const int lo = gl0 * s0 + gl1 * s1 + gl2 * x2;
+  return (hi + ((lo + 32768) >> 8)) >> 8;
 }
 
 // The vertical pass of five differences at this depth.
