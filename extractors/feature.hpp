@@ -36,6 +36,14 @@ std::string allowed_values(const OptionSpec& spec);
 // a number is used exactly as given (it must parse whole to a finite value).
 void parse_options(std::span<const OptionSpec> table, const OptionList& given, void* target);
 
+// A feature's options struct (its initialisers are the defaults) filled from `given`.
+template <class Options>
+Options parse_options_as(std::span<const OptionSpec> table, const OptionList& given) {
+  Options o;
+  parse_options(table, given, &o);
+  return o;
+}
+
 // The spec an option name or alias refers to, or nullptr.
 const OptionSpec* find_option(std::span<const OptionSpec> table, std::string_view name_or_alias);
 

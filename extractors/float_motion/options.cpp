@@ -20,10 +20,6 @@ std::span<const OptionSpec> option_table() {
   return table;
 }
 
-MotionOptions parse_options(const OptionList& given) {
-  MotionOptions o;
-  twinproof::parse_options(option_table(), given, &o);
-  return o;
-}
+MotionOptions parse_options(const OptionList& given) { return parse_options_as<MotionOptions>(option_table(), given); }
 
 }  // namespace twinproof::float_motion
