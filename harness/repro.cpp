@@ -58,13 +58,18 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
   auto ex = make_extractor(b, ctx);
   auto src = t.open();
   ex->init(src->format(), t.cell.options);
+  // A sub-clip ending at B is scored up to B + the feature's look-ahead, so that metrics of B that
+  // depend on later frames (motion2) have the values the whole clip gives them; only frames up to
+  // B are kept.
+  std::optional<unsigned> last;
+  if (o.frames && o.frames->last) last = *o.frames->last + feature_or_throw(t.cell.feature, "feature").lookahead;
   ScoreTable table;
   Frame f;
   unsigned index = 0;
   bool started = false;
   while (src->next(f)) {
     const unsigned label = t.first_label + index++;
-    if (o.frames && (label < o.frames->first || (o.frames->last && label > *o.frames->last))) continue;
+    if (o.frames && (label < o.frames->first || (last && label > *last))) continue;
     if (!started) table.set_frames(label, 0);
     started = true;
     ex->extract(f.view(), label, table);
@@ -72,7 +77,15 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
   }
   if (!started) throw ConfigError("--frames", "", "no frame of the cell is in the requested range");
   ex->flush(table);
-  return table;
+  if (!o.frames || !o.frames->last || table.first_frame() + table.frames() <= *o.frames->last + 1) return table;
+  ScoreTable kept;  // frames first .. B
+  kept.set_frames(table.first_frame(), *o.frames->last + 1 - table.first_frame());
+  for (const auto& [metric, column] : table.columns()) {
+    auto values = column;
+    values.resize(std::min<std::size_t>(values.size(), kept.frames()));
+    kept.set_column(metric, std::move(values));
+  }
+  return kept;
 }
 
 void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, unsigned to, std::ostream& out) {

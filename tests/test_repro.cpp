@@ -69,6 +69,19 @@ BOOST_AUTO_TEST_CASE(a_passing_twin_and_a_regression_cell) {
   BOOST_TEST(golden.exit_code == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_frame_range_keeps_the_look_ahead_of_its_metrics) {
+  // mutant-blur departs in frame 1's blur. Frame 0's motion3 is computed from S(0, 1), so
+  // `--frames 0:0` must still score frame 1 (the feature's look-ahead) and show the mismatch
+  // in frame 0, while reporting no frame after the range.
+  ReproOptions o;
+  o.frames = FrameRange{0, 0};
+  const ReproResult r = replay(target("float_motion/mutant-blur/still64/8b/420/default"), o);
+  BOOST_TEST(r.mismatch);
+  BOOST_REQUIRE(r.first.has_value());
+  BOOST_TEST(r.first->frame == 0u);
+  BOOST_TEST(r.first->metric == "motion3");
+}
+
 BOOST_AUTO_TEST_CASE(repeat_requires_identical_bits) {
   ReproOptions o;
   o.repeat = 3;
