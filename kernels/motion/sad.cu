@@ -1,8 +1,8 @@
 // Integer motion's fused kernel: per tile of 124 x 32 outputs, one thread per column computes the
 // vertical pass of the difference P - C down its column (the column's 36 differences loaded at
 // once into registers, a five-row window sliding down them) into shared memory, then each warp walks whole rows: four outputs per lane from two
-// aligned 16-byte loads of the vertical row, |X| summed per row by warp shuffles and added to the
-// row's sum with one atomic per warp. Integer arithmetic only; every value is the contract's
+// aligned 16-byte loads of the vertical row, |X| summed per row by one warp reduction and added
+// to the row's sum with one atomic per warp. Integer arithmetic only; every value is the contract's
 // exact integer:
 //  - the taps are symmetric, so a pass is g0*(x0+x4) + g1*(x1+x3) + g2*x2: three products;
 //  - the vertical pass of 8- to 12-bit differences fits int32 (|a| <= 65536 * 4095 < 2^31);
@@ -105,12 +105,16 @@ __global__ void __launch_bounds__(kThreads) integer_motion_pair_kernel(const T* 
       const int4 a = *reinterpret_cast<const int4*>(&vrow[r][4 * lane]);
       const int4 b = *reinterpret_cast<const int4*>(&vrow[r][4 * lane + 4]);
       const int v[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+      if (valid == 4) {  // every lane of an inner tile: no per-output test
 #pragma unroll
-      for (int k = 0; k < 4; ++k)
-        if (k < valid) sum += static_cast<unsigned>(iabs(taps_round16(v[k], v[k + 1], v[k + 2], v[k + 3], v[k + 4])));
+        for (int k = 0; k < 4; ++k) sum += static_cast<unsigned>(iabs(taps_round16(v[k], v[k + 1], v[k + 2], v[k + 3], v[k + 4])));
+      } else {
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          if (k < valid) sum += static_cast<unsigned>(iabs(taps_round16(v[k], v[k + 1], v[k + 2], v[k + 3], v[k + 4])));
+      }
     }
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+    sum = __reduce_add_sync(0xffffffffu, sum);  // one warp-wide integer reduction (sm_80 and later)
     if (lane == 0) atomicAdd(&row_sums[static_cast<std::size_t>(pair) * h + i0 + r], sum);
   }
 }
