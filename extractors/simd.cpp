@@ -1,6 +1,11 @@
 #include "extractors/simd.hpp"
 
 #include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "extractors/extractor.hpp"
 
 namespace twinproof {
 
@@ -14,9 +19,15 @@ SimdLevel detected_simd_level() {
 SimdLevel simd_level() {
   const SimdLevel best = detected_simd_level();
   const char* env = std::getenv("TWINPROOF_SIMD");
-  if (env == nullptr) return best;
+  if (env == nullptr || *env == '\0') return best;
   const std::string_view want(env);
-  const SimdLevel asked = want == "scalar" ? SimdLevel::scalar : want == "avx2" ? SimdLevel::avx2 : SimdLevel::avx512;
+  SimdLevel asked;
+  if (want == "scalar") asked = SimdLevel::scalar;
+  else if (want == "avx2") asked = SimdLevel::avx2;
+  else if (want == "avx512") asked = SimdLevel::avx512;
+  else  // a typo must not quietly run another code path than the one asked for
+    throw ConfigError("TWINPROOF_SIMD", std::string(want),
+                      fmt::format("TWINPROOF_SIMD='{}' is not one of scalar, avx2, avx512", want));
   return asked < best ? asked : best;
 }
 

@@ -9,7 +9,9 @@ namespace twinproof {
 enum class SimdLevel { scalar, avx2, avx512 };
 
 SimdLevel detected_simd_level();  // the best this CPU has
-SimdLevel simd_level();           // the detected one, lowered by TWINPROOF_SIMD=scalar|avx2|avx512
+// The detected level, lowered by TWINPROOF_SIMD=scalar|avx2|avx512 (exactly these words; any
+// other non-empty value is a ConfigError).
+SimdLevel simd_level();
 std::string_view to_string(SimdLevel l);
 
 }  // namespace twinproof

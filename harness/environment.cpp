@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "extractors/devices.hpp"
+#include "extractors/simd.hpp"
 #include "harness/calibration.hpp"
 
 namespace twinproof {
@@ -48,6 +49,7 @@ json environment_fingerprint() {
           {"host", host},
           {"cpu", cpu_field("model name")},
           {"cpu_flags", flags},
+          {"simd_level", std::string(to_string(simd_level()))},  // what cpu-simd twins run
           {"cores", sysconf(_SC_NPROCESSORS_ONLN)},
           {"cuda_runtime", cuda_runtime_version()},
           {"cuda_driver", cuda_driver_version()},

@@ -13,6 +13,7 @@
 #include "extractors/registry.hpp"
 #include "extractors/simd.hpp"
 #include "harness/calibration.hpp"
+#include "harness/environment.hpp"
 #include "harness/paths.hpp"
 #include "harness/twin_check.hpp"
 #include "tests/support.hpp"
@@ -120,6 +121,26 @@ BOOST_AUTO_TEST_CASE(every_exact_host_twin_matches_every_stage_at_every_simd_lev
     }
   }
   unsetenv("TWINPROOF_SIMD");
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_simd_level_is_refused_and_the_level_used_is_recorded) {
+  for (const char* bad : {"AVX2", "bogus", "avx-512"}) {
+    setenv("TWINPROOF_SIMD", bad, 1);
+    for (const FeatureDescriptor* f : features()) {
+      const Backend* simd = find_backend(f->name, "cpu-simd");
+      BOOST_REQUIRE(simd != nullptr);
+      try {
+        make_extractor(*simd, ExtractorContext{});
+        BOOST_ERROR(f->name << "/cpu-simd accepted TWINPROOF_SIMD=" << bad);
+      } catch (const ConfigError& e) {
+        BOOST_TEST(std::string(e.what()).find(std::string("TWINPROOF_SIMD='") + bad + "'") != std::string::npos, e.what());
+      }
+    }
+  }
+  setenv("TWINPROOF_SIMD", "scalar", 1);
+  BOOST_TEST(environment_fingerprint()["simd_level"] == "scalar");
+  unsetenv("TWINPROOF_SIMD");
+  BOOST_TEST(environment_fingerprint()["simd_level"] == std::string(to_string(detected_simd_level())));
 }
 
 BOOST_AUTO_TEST_CASE(the_check_finds_a_broken_stage) {
