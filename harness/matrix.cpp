@@ -202,18 +202,23 @@ Matrix load_matrix(const fs::path& path) {
   return m;
 }
 
-bool matches_filters(const std::vector<std::string>& globs, const std::string& id) {
+bool matches_filters(const std::vector<std::string>& globs, std::initializer_list<std::string> names) {
+  const auto any_name = [&](const std::string& pattern) {
+    return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return glob(pattern, n); });
+  };
   bool any_include = false, included = false;
   for (const std::string& g : globs) {
     if (!g.empty() && g[0] == '-') {
-      if (glob(g.substr(1), id)) return false;
+      if (any_name(g.substr(1))) return false;
     } else {
       any_include = true;
-      included = included || glob(g, id);
+      included = included || any_name(g);
     }
   }
   return !any_include || included;
 }
+
+bool matches_filters(const std::vector<std::string>& globs, const std::string& id) { return matches_filters(globs, {id}); }
 
 std::vector<Cell> filter_cells(const std::vector<Cell>& cells, const std::vector<std::string>& globs) {
   std::vector<Cell> out;

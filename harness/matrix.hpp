@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ Matrix load_matrix(const std::filesystem::path& file);
 // --filter semantics, for cell ids and golden case ids alike: an id is kept when it matches no
 // exclude glob (a leading '-') and, if any include glob is given, at least one of them.
 bool matches_filters(const std::vector<std::string>& globs, const std::string& id);
+// The same for a thing known by several names (a golden case as "vector/set" and as
+// "feature/vector/set"): a glob that matches any of the names counts, for excludes too.
+bool matches_filters(const std::vector<std::string>& globs, std::initializer_list<std::string> names);
 std::vector<Cell> filter_cells(const std::vector<Cell>& cells, const std::vector<std::string>& globs);
 
 struct Shard {

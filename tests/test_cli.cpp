@@ -116,6 +116,11 @@ BOOST_AUTO_TEST_CASE(goldens_check_ends_with_the_count_line) {
   BOOST_TEST(contains(one.out, "\n7 passed, 0 failed\n"), one.out);
   const auto other = run_cli({"goldens", "check", "--feature", "motion", "--filter", "motion/tiny*"});
   BOOST_TEST(contains(other.out, "\n3 passed, 0 failed\n"), other.out);
+  // An exclude holds whichever name it uses: both features' tiny3 cases go, tiny2's stay (3 + 1).
+  const auto excluded = run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "-tiny3/*"});
+  BOOST_TEST(contains(excluded.out, "\n4 passed, 0 failed\n"), excluded.out);
+  const auto one_feature = run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "-motion/*"});
+  BOOST_TEST(contains(one_feature.out, "\n6 passed, 0 failed\n"), one_feature.out);
   const auto unknown = run_cli({"goldens", "check", "--feature", "float_vif"});
   BOOST_TEST(unknown.rc == 2);
   BOOST_TEST(contains(unknown.err, "known: float_motion, motion"), unknown.err);

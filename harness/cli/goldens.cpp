@@ -42,7 +42,7 @@ void check_feature(const CheckArgs& a, const FeatureDescriptor& feature, const B
   };
   const std::vector<GoldenFile> files = load_goldens(std::string(feature.name));
   const auto selected = [&](const std::string& id) {
-    return matches_filters(a.filters, id) || matches_filters(a.filters, std::string(feature.name) + "/" + id);
+    return matches_filters(a.filters, {id, std::string(feature.name) + "/" + id});
   };
   std::vector<Item> items;
   for (const GoldenFile& f : files) {
