@@ -178,12 +178,16 @@ std::string CellTolerance::describe(const std::vector<std::string>& metrics) con
   return out;
 }
 
-std::string compute_capability_of(bool gpu_backend, int device) {
-  if (!gpu_backend) return {};
+const DeviceDescription* host_device(int ordinal) {
   static const std::vector<DeviceDescription> devices = cuda_devices();  // each query reads every device
   for (const DeviceDescription& d : devices)
-    if (d.ordinal == device) return d.compute_capability;
-  return {};
+    if (d.ordinal == ordinal) return &d;
+  return nullptr;
+}
+
+std::string compute_capability_of(bool gpu_backend, int device) {
+  const DeviceDescription* d = gpu_backend ? host_device(device) : nullptr;
+  return d ? d->compute_capability : std::string();
 }
 
 }  // namespace twinproof

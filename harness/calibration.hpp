@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extractors/devices.hpp"
 #include "harness/compare.hpp"
 
 namespace twinproof {
@@ -88,6 +89,9 @@ class CellTolerance {
   std::string feature_, reference_, twin_, cc_;
 };
 
+// The host's CUDA device with this ordinal, described once per process (the query reads every
+// device's properties), or nullptr.
+const DeviceDescription* host_device(int ordinal);
 // The compute capability ("9.0") of a GPU backend's device, "" for host backends or no device.
 std::string compute_capability_of(bool gpu_backend, int device);
 

@@ -72,21 +72,13 @@ void fill_comparison(CellResult& r, const TableComparison& cmp) {
   if (cmp.first) r.first_mismatch = mismatch_json(*cmp.first);
 }
 
-// The host's devices, described once: each query reads every device's properties.
-const DeviceDescription* find_device(int device) {
-  static const std::vector<DeviceDescription> devices = cuda_devices();
-  for (const DeviceDescription& d : devices)
-    if (d.ordinal == device) return &d;
-  return nullptr;
-}
-
 }  // namespace
 
 Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s) {
   Outcome o;
   const auto t0 = Clock::now();
   if (b.gpu()) {
-    const DeviceDescription* d = find_device(ctx.device);
+    const DeviceDescription* d = host_device(ctx.device);
     o.device = d ? fmt::format("cuda:{} {} ({})", d->ordinal, d->name, d->compute_capability) : fmt::format("cuda:{}", ctx.device);
     o.compute_capability = d ? d->compute_capability : std::string();
   }

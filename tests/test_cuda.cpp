@@ -3,13 +3,13 @@
 // (not failed) without a device.
 #include <bit>
 #include <cstring>
-#include <random>
 
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/devices.hpp"
 #include "extractors/registry.hpp"
 #include "harness/scores.hpp"
+#include "harness/twin_check.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -28,15 +28,6 @@ struct Config {
   Format fmt;
   OptionList options;
 };
-
-std::vector<Frame> random_frames(const Format& fmt, unsigned n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  const unsigned max = (1u << fmt.bitdepth) - 1;
-  std::vector<Frame> frames;
-  for (unsigned i = 0; i < n; ++i)
-    frames.push_back(test::make_frame(fmt, [&](int, int, int) { return static_cast<unsigned>(rng() % (max + 1)); }));
-  return frames;
-}
 
 }  // namespace
 
