@@ -144,15 +144,12 @@ void CpuEngine::submit(const PictureView& pic) {
     s.score = plane_score(sad0, sad1, add_scale1_);
     score += static_cast<double>(s.score);  // Y, then + U, then + V, in double
   }
-  if (pair) ready_.push_back(score);
+  if (pair) ready_.push(score);
   ++frames_;
 }
 
 std::optional<double> CpuEngine::take(bool) {
-  if (ready_.empty()) return std::nullopt;
-  const double s = ready_.front();
-  ready_.pop_front();
-  return s;
+  return ready_.take();
 }
 
 std::optional<Probe> CpuEngine::inspect(Stage stage) const {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "extractors/float_motion/motion.hpp"
+#include "extractors/ready_queue.hpp"
 
 namespace twinproof::float_motion {
 
@@ -52,7 +53,7 @@ class CpuEngine : public MotionEngine {
   bool add_scale1_ = false;
   std::vector<PlaneState> planes_;
   unsigned frames_ = 0;
-  std::deque<double> ready_;
+  ReadyQueue<double> ready_;
 };
 
 }  // namespace twinproof::float_motion

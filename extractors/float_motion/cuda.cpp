@@ -13,6 +13,7 @@
 #include "extractors/cuda/copy_pool.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/float_motion/motion.hpp"
+#include "extractors/ready_queue.hpp"
 #include "kernels/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion {
@@ -94,11 +95,7 @@ class CudaEngine final : public MotionEngine {
 
   std::optional<double> take(bool wait) override {
     for (;;) {
-      if (!ready_.empty()) {
-        const double s = ready_.front();
-        ready_.pop_front();
-        return s;
-      }
+      if (auto s = ready_.take()) return s;
       if (!inflight_.empty() && (wait || done_[inflight_.front().slot]->done())) {
         collect();
         continue;
@@ -255,7 +252,7 @@ class CudaEngine final : public MotionEngine {
           p.last_score = ps;
         }
       }
-      ready_.push_back(score);
+      ready_.push(score);
     }
     collected_ = true;
   }
@@ -270,7 +267,7 @@ class CudaEngine final : public MotionEngine {
   std::unique_ptr<cuda::Stream> upload_, compute_;  // created in init, on the chosen device
   std::unique_ptr<cuda::Event> uploaded_[kRing], done_[kRing], start_[kRing], stop_[kRing];
   std::deque<Batch> inflight_;
-  std::deque<double> ready_;
+  ReadyQueue<double> ready_;
   int staged_ = 0, prev_frames_ = 0;
   bool direct_[kMaxBatch] = {};  // frames of the batch being staged that were uploaded directly
   unsigned batches_ = 0;

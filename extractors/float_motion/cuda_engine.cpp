@@ -66,16 +66,13 @@ void CudaEngineBase::submit(const PictureView& pic) {
       p.score = plane_score(sad0, sad1, add_scale1_);
       score += static_cast<double>(p.score);  // Y, then + U, then + V, in double
     }
-    ready_.push_back(score);
+    ready_.push(score);
   }
   ++frames_;
 }
 
 std::optional<double> CudaEngineBase::take(bool) {
-  if (ready_.empty()) return std::nullopt;
-  const double s = ready_.front();
-  ready_.pop_front();
-  return s;
+  return ready_.take();
 }
 
 std::optional<Probe> CudaEngineBase::inspect(Stage stage) const {

@@ -9,6 +9,7 @@
 
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/float_motion/motion.hpp"
+#include "extractors/ready_queue.hpp"
 
 namespace twinproof::float_motion {
 
@@ -54,7 +55,7 @@ class CudaEngineBase : public MotionEngine {
   bool add_scale1_ = false;
   std::vector<DevicePlane> planes_;
   unsigned frames_ = 0;
-  std::deque<double> ready_;
+  ReadyQueue<double> ready_;
   std::unique_ptr<cuda::Stream> stream_;  // created in init, on the chosen device
   double device_ms_ = 0;
 };

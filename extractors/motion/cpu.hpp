@@ -41,7 +41,7 @@ class CpuSadEngine : public SadEngine {
   unsigned distance_ = 1;
   unsigned frames_ = 0;
   LumaRing ring_;
-  TotalQueue queue_;
+  ReadyQueue<std::uint64_t> queue_;
   // Stages of the latest pair.
   std::vector<std::int32_t> diff_, vertical_, horizontal_;
   std::vector<std::uint32_t> rows_;

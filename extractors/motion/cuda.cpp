@@ -171,7 +171,7 @@ class CudaSadEngine final : public SadEngine {
   std::unique_ptr<cuda::Stream> upload_, compute_;
   std::unique_ptr<cuda::Event> uploaded_[kInFlight], done_[kInFlight], start_[kInFlight], stop_[kInFlight];
   std::deque<Batch> inflight_;
-  TotalQueue queue_;
+  ReadyQueue<std::uint64_t> queue_;
   bool direct_[kBatch] = {};
   unsigned frames_ = 0;  // frames launched
   int staged_ = 0;

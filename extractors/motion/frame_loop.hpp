@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "extractors/extractor.hpp"
+#include "extractors/ready_queue.hpp"
 #include "extractors/motion/arithmetic.hpp"
 #include "extractors/motion/options.hpp"
 
@@ -28,22 +29,6 @@ class SadEngine {
   // Stages of the latest pair, when the context asked to capture them.
   virtual std::optional<Probe> inspect(std::string_view) const { return std::nullopt; }
   virtual std::optional<double> device_ms() const { return std::nullopt; }
-};
-
-// Totals that are ready, handed out in order: the queue every host engine keeps.
-class TotalQueue {
- public:
-  void push(std::uint64_t t) { ready_.push_back(t); }
-  std::optional<std::uint64_t> take() {
-    if (ready_.empty()) return std::nullopt;
-    const std::uint64_t t = ready_.front();
-    ready_.pop_front();
-    return t;
-  }
-  void clear() { ready_.clear(); }
-
- private:
-  std::deque<std::uint64_t> ready_;
 };
 
 // The Extractor every integer motion backend is: options, geometry, and the motion_sad /
