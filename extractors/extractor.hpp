@@ -63,12 +63,31 @@ struct PictureView {
 // Options as given (name, value), in order. Each feature parses its own.
 using OptionList = std::vector<std::pair<std::string, std::string>>;
 
+// `text` with every control byte (and DEL) written as \xNN, so that a name or header from outside
+// can neither cut a message (NUL), rewrite the line (CR) nor split it (LF).
+inline std::string escape_control(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      out += ch;
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 // Bad configuration or input found before any score exists: the harness exits 2.
 // `subject` is what was wrong (an option, a plane, a header field), `value` its value.
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(std::string subject, std::string value, const std::string& message)
-      : std::runtime_error(message), subject_(std::move(subject)), value_(std::move(value)) {}
+      : std::runtime_error(escape_control(message)), subject_(std::move(subject)), value_(std::move(value)) {}
   const std::string& subject() const { return subject_; }
   const std::string& value() const { return value_; }
 

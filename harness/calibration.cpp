@@ -7,7 +7,8 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
-#include <regex>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fnmatch.h>
@@ -35,6 +36,21 @@ std::string today_utc() {
   return buf;
 }
 
+bool is_calendar_date(std::string_view s) {
+  // Exactly YYYY-MM-DD, zero-padded, naming a real day: then the text order is the date order.
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u})
+    if (s[i] < '0' || s[i] > '9') return false;
+  const auto num = [&](std::size_t at, std::size_t n) {
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (s[i] - '0');
+    return v;
+  };
+  const std::chrono::year_month_day d{std::chrono::year{num(0, 4)}, std::chrono::month{static_cast<unsigned>(num(5, 2))},
+                                      std::chrono::day{static_cast<unsigned>(num(8, 2))}};
+  return d.ok();
+}
+
 namespace {
 
 std::string text(const json& j, const std::string& file, const std::string& where, const char* key, bool required) {
@@ -44,7 +60,7 @@ std::string text(const json& j, const std::string& file, const std::string& wher
     return {};
   }
   if (!it->is_string() || (required && it->get<std::string>().empty()))
-    throw InputError(file, where + "." + key, it->dump(), "must be a non-empty string");
+    throw InputError(file, where + "." + key, json_excerpt(*it), "must be a non-empty string");
   return it->get<std::string>();
 }
 
@@ -53,15 +69,26 @@ std::string text(const json& j, const std::string& file, const std::string& wher
 Calibration Calibration::load(const fs::path& path) {
   const std::string file = path.string();
   const json j = read_json_file(path, "the calibration table (it fails closed: no table, no gate)");
-  if (!j.is_object() || !j.contains("rows") || !j["rows"].is_array() || j["rows"].empty())
-    throw InputError(file, "rows", j.is_object() && j.contains("rows") ? j["rows"].dump().substr(0, 40) : "(missing)",
+  return walking_json_file(file, [&] { return from_json(j, path); });
+}
+
+Calibration Calibration::from_json(const json& j, const fs::path& path) {
+  const std::string file = path.string();
+  if (!j.is_object()) throw InputError(file, "table", json_excerpt(j), "the table is a JSON object");
+  reject_unknown_keys(j, {"schema", "about", "rows", "waivers"}, file, "");
+  if (!j.contains("rows") || !j["rows"].is_array() || j["rows"].empty())
+    throw InputError(file, "rows", j.contains("rows") ? json_excerpt(j["rows"]) : "(missing)",
                      "the table needs a non-empty array of rows");
   Calibration c;
   c.file_ = path;
-  for (std::size_t i = 0; i < j["rows"].size(); ++i) {
-    const json& r = j["rows"][i];
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, std::size_t> keys;
+  const json& rows = j["rows"];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
     const std::string where = fmt::format("rows[{}]", i);
-    if (!r.is_object()) throw InputError(file, where, r.dump(), "a row is an object");
+    if (!r.is_object()) throw InputError(file, where, json_excerpt(r), "a row is an object");
+    reject_unknown_keys(r, {"feature", "reference", "twin", "metric", "compute_capability", "mode", "places", "reason", "provenance"},
+                        file, where);
     CalibrationRow row;
     row.index = i;
     row.feature = text(r, file, where, "feature", true);
@@ -72,40 +99,49 @@ Calibration Calibration::load(const fs::path& path) {
     const std::string mode = text(r, file, where, "mode", true);
     if (mode == "exact") {
       row.tolerance = Tolerance::exact();
-      if (r.contains("places")) throw InputError(file, where + ".places", r["places"].dump(), "an exact row has no places");
+      if (r.contains("places")) throw InputError(file, where + ".places", json_excerpt(r["places"]), "an exact row has no places");
     } else if (mode == "places") {
-      if (!r.contains("places") || !r["places"].is_number_integer())
-        throw InputError(file, where + ".places", r.contains("places") ? r["places"].dump() : "(missing)",
+      const auto it = r.find("places");
+      if (it == r.end() || !it->is_number_integer())
+        throw InputError(file, where + ".places", it != r.end() ? json_excerpt(*it) : "(missing)",
                          "a places row needs an integer number of places");
-      const int n = r["places"].get<int>();
-      if (n < 1 || n > 15) throw InputError(file, where + ".places", std::to_string(n), "places must be in [1, 15]");
-      row.tolerance = Tolerance::at_places(n);
+      // Range-checked as the 64-bit value written, before any narrowing (4294967300 is not 4).
+      const bool in_range = it->is_number_unsigned() ? it->get<std::uint64_t>() >= 1 && it->get<std::uint64_t>() <= 15
+                                                     : it->get<std::int64_t>() >= 1 && it->get<std::int64_t>() <= 15;
+      if (!in_range) throw InputError(file, where + ".places", it->dump(), "places must be in [1, 15]");
+      row.tolerance = Tolerance::at_places(static_cast<int>(it->get<std::int64_t>()));
     } else {
       throw InputError(file, where + ".mode", mode, "mode is 'exact' or 'places'");
     }
     row.reason = text(r, file, where, "reason", true);
     if (!r.contains("provenance") || !r["provenance"].is_object() || r["provenance"].empty())
-      throw InputError(file, where + ".provenance", r.contains("provenance") ? r["provenance"].dump() : "(missing)",
+      throw InputError(file, where + ".provenance", r.contains("provenance") ? json_excerpt(r["provenance"]) : "(missing)",
                        "a row says who measured it, on what, when");
     row.provenance = r["provenance"];
-    for (const CalibrationRow& o : c.rows_)
-      if (o.feature == row.feature && o.reference == row.reference && o.twin == row.twin && o.metric == row.metric &&
-          o.compute_capability == row.compute_capability)
-        throw InputError(file, where, row.twin, fmt::format("same key as rows[{}]", o.index));
+    const auto [at, fresh] =
+        keys.emplace(std::make_tuple(row.feature, row.reference, row.twin, row.metric, row.compute_capability), i);
+    if (!fresh) throw InputError(file, where, row.twin, fmt::format("same key as rows[{}]", at->second));
     c.rows_.push_back(std::move(row));
   }
   const json waivers = j.value("waivers", json::array());
-  if (!waivers.is_array()) throw InputError(file, "waivers", waivers.dump().substr(0, 40), "waivers is an array");
-  static const std::regex date(R"(\d{4}-\d{2}-\d{2})");
+  if (!waivers.is_array()) throw InputError(file, "waivers", json_excerpt(waivers), "waivers is an array");
   for (std::size_t i = 0; i < waivers.size(); ++i) {
     const std::string where = fmt::format("waivers[{}]", i);
+    if (!waivers[i].is_object()) throw InputError(file, where, json_excerpt(waivers[i]), "a waiver is an object");
+    reject_unknown_keys(waivers[i], {"cells", "reason", "issue", "expires", "max_cells"}, file, where);
     Waiver w;
     w.index = i;
     w.cells = text(waivers[i], file, where, "cells", true);
     w.reason = text(waivers[i], file, where, "reason", true);
     w.issue = text(waivers[i], file, where, "issue", true);
     w.expires = text(waivers[i], file, where, "expires", true);
-    if (!std::regex_match(w.expires, date)) throw InputError(file, where + ".expires", w.expires, "dates are YYYY-MM-DD");
+    if (!is_calendar_date(w.expires))
+      throw InputError(file, where + ".expires", w.expires, "dates are real calendar days written YYYY-MM-DD");
+    if (const auto m = waivers[i].find("max_cells"); m != waivers[i].end()) {
+      if (!m->is_number_unsigned() || m->get<std::uint64_t>() == 0 || m->get<std::uint64_t>() > 100000)
+        throw InputError(file, where + ".max_cells", json_excerpt(*m), "max_cells is a whole number in [1, 100000]");
+      w.max_cells = m->get<std::size_t>();
+    }
     c.waivers_.push_back(std::move(w));
   }
   return c;

@@ -26,11 +26,18 @@ struct CalibrationRow {
   std::string describe() const;
 };
 
+// Exactly YYYY-MM-DD naming a real calendar day (2026-02-29 is not one).
+bool is_calendar_date(std::string_view text);
+
 struct Waiver {
   std::string cells;    // glob over cell ids
   std::string reason, issue;
-  std::string expires;  // YYYY-MM-DD
+  std::string expires;  // YYYY-MM-DD, a real day (checked on load)
+  // The most cells of a matrix the glob may match: a waiver is for named cells, not for a twin.
+  std::size_t max_cells = kDefaultWaiverMaxCells;
   std::size_t index = 0;
+  static constexpr std::size_t kDefaultWaiverMaxCells = 8;
+  // Both dates are checked YYYY-MM-DD texts, whose order is the calendar's.
   bool expired(const std::string& today) const { return today > expires; }
 };
 
@@ -46,6 +53,8 @@ class Calibration {
   // Throws InputError naming the file and field: missing file, bad JSON, a row without mode,
   // reason or provenance, places out of [1, 15], a duplicate key, a waiver without an expiry.
   static Calibration load(const std::filesystem::path& file);
+  // The same from a parsed document (`file` names it in errors).
+  static Calibration from_json(const nlohmann::json& document, const std::filesystem::path& file);
 
   // The most specific row for the key (metric and device rows before general ones), or nullopt.
   const CalibrationRow* find(const std::string& feature, const std::string& reference, const std::string& twin,

@@ -21,7 +21,7 @@ class InputError : public std::runtime_error {
  private:
   static std::string compose(const std::string& file, const std::string& field, const std::string& value,
                              const std::string& message) {
-    return file + ": " + field + " '" + value + "': " + message;
+    return escape_control(file) + ": " + escape_control(field) + " '" + escape_control(value) + "': " + escape_control(message);
   }
   std::string file_, field_, value_;
 };

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <map>
@@ -255,22 +256,34 @@ class Runner {
     }
     for (auto& [unit, state] : units_) state.pending = state.cells.size();
 
+    // Workers: at most one per CPU task (-j bounds them), one per device for GPU tasks. A thread
+    // the system refuses stops the run with an error, never a std::terminate.
+    std::mutex qmu, gmu;
+    const auto stop = [&] { stop_ = true; };
     std::vector<std::thread> workers;
-    const unsigned jobs = o_.jobs ? o_.jobs : default_jobs();
-    std::mutex qmu;
-    for (unsigned i = 0; i < jobs; ++i) workers.emplace_back([&] { drain(cpu, qmu, ExtractorContext{}); });
-    std::mutex gmu;
-    for (int device : o_.devices) {
-      ExtractorContext ctx;
-      ctx.device = device;
-      workers.emplace_back([&, ctx] { drain(gpu, gmu, ctx); });
+    if (!cpu.empty()) workers = start_workers(worker_count(o_.jobs, cpu.size()), [&] { drain(cpu, qmu, ExtractorContext{}); }, stop);
+    const auto join_all = [&] {
+      for (auto& w : workers)
+        if (w.joinable()) w.join();
+    };
+    try {
+      if (!gpu.empty())
+        for (int device : o_.devices) {
+          ExtractorContext ctx;
+          ctx.device = device;
+          for (std::thread& t : start_workers(1, [&, ctx] { drain(gpu, gmu, ctx); }, stop)) workers.push_back(std::move(t));
+        }
+      if (o_.cell_timeout_s > 0) watchdog_ = std::thread([&] { watch(); });
+    } catch (...) {
+      stop();
+      join_all();
+      throw;
     }
-    std::thread watchdog;
-    if (o_.cell_timeout_s > 0) watchdog = std::thread([&] { watch(); });
-    for (auto& w : workers) w.join();
+    join_all();
     finished_ = true;
-    if (watchdog.joinable()) watchdog.join();
+    if (watchdog_.joinable()) watchdog_.join();
     if (o_.progress && isatty(2)) fmt::print(stderr, "\n");
+    if (!fatal_.empty()) throw InputError(record_file(), "file", record_file(), fatal_);
     GateOutcome out;
     out.results = results_;
     out.exit_code = exit_code_for(results_);
@@ -290,7 +303,7 @@ class Runner {
       Task t;
       {
         std::lock_guard lock(mu);
-        if (q.empty()) return;
+        if (q.empty() || stop_) return;
         t = q.front();
         q.pop_front();
       }
@@ -323,21 +336,32 @@ class Runner {
     for (CellResult& r : ready) emit(std::move(r));
   }
 
+  std::string record_file() const { return (o_.report_dir / "results.jsonl").string(); }
+
   void open_record() {
     if (o_.report_dir.empty()) return;
-    fs::create_directories(o_.report_dir);
-    record_.open(o_.report_dir / "results.jsonl", std::ios::trunc);
-    if (!record_) throw InputError((o_.report_dir / "results.jsonl").string(), "file", o_.report_dir.string(), "cannot write the results record");
-    std::ofstream list(o_.report_dir / "cells.txt", std::ios::trunc);
-    for (const Cell& c : cells_) list << c.id << "\n";
+    ensure_directory(o_.report_dir, "--report-dir");
+    {
+      std::ofstream list(o_.report_dir / "cells.txt", std::ios::trunc);
+      for (const Cell& c : cells_) list << c.id << "\n";
+      if (!list.flush()) throw InputError((o_.report_dir / "cells.txt").string(), "file", "cells.txt", "cannot write the list of selected cells");
+    }
+    record_.open(record_file(), std::ios::trunc);
+    if (!record_) throw InputError(record_file(), "file", o_.report_dir.string(), "cannot write the results record");
   }
 
-  // Appends a verdict the moment it is known, so that an interrupted run keeps it.
+  // Appends a verdict the moment it is known, so that an interrupted run keeps it. A verdict
+  // that cannot be written stops the run at once: a record that silently lost it would lie.
   void emit(CellResult r) {
     std::lock_guard lock(emit_mu_);
+    if (!fatal_.empty()) return;
     if (record_.is_open()) {
       record_ << to_json(r).dump() << "\n";
-      record_.flush();
+      if (!record_.flush()) {
+        fatal_ = fmt::format("cannot append the verdict of {} ({}): the run stopped", r.id, std::strerror(errno));
+        stop_ = true;
+        return;
+      }
     }
     emitted_ids_.insert(r.id);
     results_.push_back(std::move(r));
@@ -419,6 +443,9 @@ class Runner {
   std::size_t failures_ = 0;
   std::deque<Running> running_;
   std::atomic<bool> finished_{false};
+  std::atomic<bool> stop_{false};  // hand out no more tasks
+  std::string fatal_;              // why the run stopped (guarded by emit_mu_)
+  std::thread watchdog_;
 };
 
 const json& Runner::environment_fingerprint_cached() {
@@ -428,6 +455,48 @@ const json& Runner::environment_fingerprint_cached() {
 
 }  // namespace
 
+void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matrix_cells) {
+  std::map<std::string, std::size_t> cells_of_twin;
+  for (const Cell& c : matrix_cells) ++cells_of_twin[c.feature + "/" + c.twin];
+  for (const Waiver& w : table.waivers()) {
+    std::map<std::string, std::size_t> matched_of_twin;
+    std::size_t matched = 0;
+    for (const Cell& c : matrix_cells)
+      if (!table.waivers_for(c.id).empty() && table.waivers_for(c.id).front() == &w) {
+        ++matched;
+        ++matched_of_twin[c.feature + "/" + c.twin];
+      }
+    const std::string where = fmt::format("waivers[{}].cells", w.index);
+    if (matched > w.max_cells)
+      throw InputError(table.file().string(), where, w.cells,
+                       fmt::format("matches {} cells of the matrix, more than its max_cells {}: waive named cells, or "
+                                   "calibrate the twin",
+                                   matched, w.max_cells));
+    for (const auto& [twin, n] : matched_of_twin)
+      if (n == cells_of_twin[twin])
+        throw InputError(table.file().string(), where, w.cells,
+                         fmt::format("matches every cell of {} in the matrix ({}): a whole twin is not waived, it is "
+                                     "calibrated or fixed",
+                                     twin, n));
+  }
+}
+
+void check_required_backends(const std::vector<std::string>& names, bool with_mutants) {
+  for (const std::string& name : names) {
+    if (name == "cuda") continue;
+    bool known = false;
+    std::set<std::string> all = {"cuda"};
+    for (const Backend* b : backends(with_mutants)) {
+      known = known || b->name == name;
+      all.emplace(b->name);
+    }
+    if (known) continue;
+    std::string list;
+    for (const std::string& n : all) list += (list.empty() ? "" : ", ") + n;
+    throw ConfigError("--require", name, fmt::format("--require '{}': no such backend (known: {})", name, list));
+  }
+}
+
 GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, const GateOptions& options) {
   // The table must be able to judge every parity cell before anything runs (fails closed).
   for (const Cell& c : cells)
@@ -435,6 +504,9 @@ GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, c
       throw InputError(table.file().string(), "rows", c.twin,
                        fmt::format("no calibration row for {} {} vs {} (cell {}): the table fails closed", c.feature,
                                    c.twin, c.reference, c.id));
+  if (!options.today.empty() && !is_calendar_date(options.today))
+    throw ConfigError("--today", options.today, fmt::format("--today '{}': expected a real date written YYYY-MM-DD", options.today));
+  check_required_backends(options.require, options.with_mutants);
   Runner runner(cells, table, options);
   return runner.run();
 }

@@ -35,6 +35,15 @@ struct GateOutcome {
 // (a twin without a row), and DeviceError never: device faults become cell errors.
 GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, const GateOptions& options);
 
+// Refuses (InputError naming the table and the waiver) a waiver whose glob matches more cells of
+// the matrix than its max_cells, or every cell of one twin: a waiver names known failures, it
+// must not turn a broken twin, or the whole run, into a PASS.
+void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matrix_cells);
+
+// Checks the names given to --require: each is a registered backend (mutants with
+// `with_mutants`) or the kind "cuda". Throws ConfigError listing the known names.
+void check_required_backends(const std::vector<std::string>& names, bool with_mutants);
+
 // What a backend returned for one cell's input and options.
 struct Outcome {
   enum class Kind { scores, refused, error, timeout } kind = Kind::error;

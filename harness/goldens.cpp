@@ -27,10 +27,10 @@ std::string_view to_string(GoldenStatus s) {
 }
 
 OptionList options_from_json(const json& j, const std::string& file, const std::string& where) {
-  if (!j.is_object()) throw InputError(file, where, j.dump(), "options must be an object of strings");
+  if (!j.is_object()) throw InputError(file, where, json_excerpt(j), "options must be an object of strings");
   OptionList out;
   for (const auto& [k, v] : j.items()) {
-    if (!v.is_string()) throw InputError(file, where + "." + k, v.dump(), "option values are strings");
+    if (!v.is_string()) throw InputError(file, where + "." + k, json_excerpt(v), "option values are strings");
     out.emplace_back(k, v.get<std::string>());
   }
   return out;
@@ -39,6 +39,12 @@ OptionList options_from_json(const json& j, const std::string& file, const std::
 GoldenFile load_golden_file(const fs::path& path) {
   const std::string file = path.string();
   const json j = read_json_file(path, "the golden file");
+  return walking_json_file(file, [&] { return golden_from_json(j, path); });
+}
+
+GoldenFile golden_from_json(const json& j, const fs::path& path) {
+  const std::string file = path.string();
+  if (!j.is_object()) throw InputError(file, "golden", json_excerpt(j), "a golden file is a JSON object");
   GoldenFile g;
   g.file = path;
   g.feature = j.value("feature", "");
@@ -68,7 +74,7 @@ GoldenFile load_golden_file(const fs::path& path) {
           continue;
         }
         const auto d = v.is_string() ? parse_double(v.get<std::string>()) : std::nullopt;
-        if (!d) throw InputError(file, gc.id + "." + metric, v.dump(), "values are hex float strings or null");
+        if (!d) throw InputError(file, gc.id + "." + metric, json_excerpt(v), "values are hex float strings or null");
         values.emplace_back(*d);
       }
       if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))

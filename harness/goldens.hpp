@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "extractors/registry.hpp"
 #include "harness/scores.hpp"
 
@@ -39,6 +41,8 @@ struct GoldenFile {
 // goldens/<feature>/*.json, sorted by vector. Throws InputError on a malformed file.
 std::vector<GoldenFile> load_goldens(const std::string& feature);
 GoldenFile load_golden_file(const std::filesystem::path& file);
+// The same from a parsed document (`file` names it in errors; used by the fuzz target).
+GoldenFile golden_from_json(const nlohmann::json& document, const std::filesystem::path& file);
 
 OptionList options_from_json(const nlohmann::json& j, const std::string& file, const std::string& where);
 

@@ -1,21 +1,91 @@
 #include "harness/json_file.hpp"
 
 #include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
-
 namespace twinproof {
+namespace fs = std::filesystem;
+using nlohmann::json;
 
-nlohmann::json read_json_file(const std::filesystem::path& path, const std::string& what) {
-  const std::string file = path.string();
-  std::ifstream in(path);
-  if (!in) throw InputError(file, "file", file, "cannot open " + what);
+namespace {
+
+struct TooDeep {};
+
+json parse_bounded(std::string_view text, const std::string& file, const std::string& field) {
+  // The callback sees every value with its depth before it is stored: deeper than the limit
+  // ends the parse at once.
+  const json::parser_callback_t bound = [](int depth, json::parse_event_t, json&) {
+    if (depth > kMaxJsonDepth) throw TooDeep{};
+    return true;
+  };
   try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(file, "json", fmt::format("byte {}", e.byte), e.what());
+    return json::parse(text.begin(), text.end(), bound);
+  } catch (const TooDeep&) {
+    throw InputError(file, field, fmt::format("depth > {}", kMaxJsonDepth),
+                     fmt::format("nested deeper than {} levels: not a file of this project", kMaxJsonDepth));
+  } catch (const json::parse_error& e) {
+    throw InputError(file, field, fmt::format("byte {}", e.byte), "not valid JSON: " + json_fault_text(e));
+  }
+}
+
+}  // namespace
+
+std::string json_fault_text(const json::exception& e) {
+  std::string s = e.what();
+  if (!s.empty() && s[0] == '[') {
+    const auto close = s.find("] ");
+    if (close != std::string::npos) s.erase(0, close + 2);
+  }
+  return s;
+}
+
+json read_json_file(const fs::path& path, const std::string& what) {
+  const std::string file = path.string();
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw InputError(file, "file", file, "cannot open " + what + ": no such file");
+  if (fs::is_directory(st)) throw InputError(file, "file", file, "cannot open " + what + ": is a directory");
+  if (!fs::is_regular_file(st)) throw InputError(file, "file", file, "cannot open " + what + ": not a regular file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw InputError(file, "file", file, "cannot open " + what + ": " + ec.message());
+  if (size > kMaxJsonBytes)
+    throw InputError(file, "size", fmt::format("{} bytes", size), fmt::format("larger than the {} bytes allowed for {}", kMaxJsonBytes, what));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(file, "file", file, "cannot open " + what);
+  std::ostringstream text;
+  if (!(text << in.rdbuf()) && size > 0) throw InputError(file, "file", file, "cannot read " + what);
+  return parse_bounded(text.str(), file, "json");
+}
+
+json parse_json_text(std::string_view text, const std::string& file, const std::string& field) {
+  if (text.size() > kMaxJsonBytes)
+    throw InputError(file, field, fmt::format("{} bytes", text.size()), "a JSON text larger than allowed");
+  return parse_bounded(text, file, field);
+}
+
+std::string json_excerpt(const json& j) {
+  if (j.is_array()) return fmt::format("an array of {}", j.size());
+  if (j.is_object()) return fmt::format("an object of {} keys", j.size());
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    return s.size() > 40 ? json(s.substr(0, 40)).dump(-1, ' ', false, json::error_handler_t::replace) + "..."
+                         : j.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  return j.dump();
+}
+
+void reject_unknown_keys(const json& object, std::initializer_list<std::string_view> known, const std::string& file,
+                         const std::string& where) {
+  if (!object.is_object()) return;
+  for (const auto& [key, value] : object.items()) {
+    bool ok = false;
+    for (std::string_view k : known) ok = ok || key == k;
+    if (ok) continue;
+    std::string list;
+    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    throw InputError(file, where.empty() ? key : where + "." + key, key, fmt::format("unknown key (known here: {})", list));
   }
 }
 

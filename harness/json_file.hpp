@@ -1,15 +1,52 @@
-// Reading the project's JSON files (matrices, tables, goldens, manifests, bundles): a missing
-// file or a parse error is an InputError naming the file and where the parse stopped.
+// Reading the JSON the project is given (matrices, tables, goldens, manifests, bundles, result
+// records). Everything read from outside is bounded before it is trusted: a file must be a
+// regular file of at most kMaxJsonBytes, nesting deeper than kMaxJsonDepth is refused while
+// parsing (the parser is iterative, but printing or walking a deep value recurses), and a
+// value shown in an error message is an excerpt, never a dump of the whole thing. Any fault is an
+// InputError naming the file, the field and where the parse stopped.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "harness/errors.hpp"
+
 namespace twinproof {
+
+inline constexpr int kMaxJsonDepth = 64;
+inline constexpr std::uintmax_t kMaxJsonBytes = 64u << 20;
 
 // `what` completes "cannot open ...", e.g. "the calibration table".
 nlohmann::json read_json_file(const std::filesystem::path& file, const std::string& what);
+
+// One JSON text (a line of results.jsonl), with the same limits; `field` says where it came from.
+nlohmann::json parse_json_text(std::string_view text, const std::string& file, const std::string& field);
+
+// A short, printable rendering of a value for an error message: scalars as JSON (strings cut at
+// 40 characters), containers as "an array of N" / "an object of N keys".
+std::string json_excerpt(const nlohmann::json& j);
+
+// Refuses a key of `object` that is not in `known` (a misspelt key must not be ignored).
+void reject_unknown_keys(const nlohmann::json& object, std::initializer_list<std::string_view> known,
+                         const std::string& file, const std::string& where);
+
+// nlohmann's message without its "[json.exception.type_error.302] " prefix.
+std::string json_fault_text(const nlohmann::json::exception& e);
+
+// Runs `body` (which walks a parsed file) and turns nlohmann's type and range faults into an
+// InputError naming the file, without the library's internal text.
+template <class Body>
+auto walking_json_file(const std::string& file, Body&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(file, "json", "", std::string("unexpected shape: ") + json_fault_text(e));
+  }
+}
 
 }  // namespace twinproof

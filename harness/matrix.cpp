@@ -1,6 +1,7 @@
 #include "harness/matrix.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
@@ -36,28 +37,55 @@ bool glob(const std::string& pattern, const std::string& text) { return ::fnmatc
 // The axis values of a candidate cell, as rules see them.
 using Coordinates = std::map<std::string, std::string>;
 
-// A rule: axis -> glob or list of globs; matches when every axis it names matches.
+// The axes a cell has, which rules may name.
+#define TWINPROOF_RULE_AXES {"twin", "vector", "bitdepth", "chroma", "options", "native"}
+
+// A rule: axis -> glob or list of globs; matches when every axis it names matches. Rules are
+// checked by check_rules first (objects over known axes, string globs).
 bool rule_matches(const json& rule, const Coordinates& c) {
   for (const auto& [axis, want] : rule.items()) {
     const auto it = c.find(axis);
     if (it == c.end()) return false;
     bool any = false;
     if (want.is_array()) {
-      for (const json& g : want) any = any || glob(g.is_string() ? g.get<std::string>() : g.dump(), it->second);
+      for (const json& g : want) any = any || glob(g.get<std::string>(), it->second);
     } else {
-      any = glob(want.is_string() ? want.get<std::string>() : want.dump(), it->second);
+      any = glob(want.get<std::string>(), it->second);
     }
     if (!any) return false;
   }
   return true;
 }
 
+// A misspelt axis ("twn") would make a rule match nothing, silently: refused.
+void check_rules(const json& rules, const std::string& file, const std::string& where) {
+  if (!rules.is_array()) throw InputError(file, where, json_excerpt(rules), "rules are an array of objects");
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const std::string at = fmt::format("{}[{}]", where, i);
+    if (!rules[i].is_object() || rules[i].empty()) throw InputError(file, at, json_excerpt(rules[i]), "a rule is a non-empty object");
+    reject_unknown_keys(rules[i], TWINPROOF_RULE_AXES, file, at);
+    for (const auto& [axis, want] : rules[i].items()) {
+      const bool strings = want.is_string() || (want.is_array() && !want.empty() &&
+                                                std::all_of(want.begin(), want.end(), [](const json& g) { return g.is_string(); }));
+      if (!strings) throw InputError(file, at + "." + axis, json_excerpt(want), "a rule's value is a glob or a non-empty array of globs");
+    }
+  }
+}
+
 std::vector<std::string> axis(const json& j, const std::string& file, const char* name) {
   const auto it = j.find(name);
   if (it == j.end() || !it->is_array() || it->empty())
-    throw InputError(file, fmt::format("axes.{}", name), it == j.end() ? "(missing)" : it->dump(), "an axis is a non-empty array");
+    throw InputError(file, fmt::format("axes.{}", name), it == j.end() ? "(missing)" : json_excerpt(*it), "an axis is a non-empty array");
   std::vector<std::string> out;
-  for (const json& v : *it) out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  for (const json& v : *it) {
+    if (v.is_number_unsigned()) {  // bit depths may be written as numbers
+      out.push_back(std::to_string(v.get<std::uint64_t>()));
+      continue;
+    }
+    if (!v.is_string() || v.get_ref<const std::string&>().empty())
+      throw InputError(file, fmt::format("axes.{}", name), json_excerpt(v), "axis values are non-empty strings (or whole numbers)");
+    out.push_back(v.get<std::string>());
+  }
   return out;
 }
 
@@ -92,6 +120,11 @@ std::vector<std::string> expand_twins(const std::vector<std::string>& given, con
 // Expands one feature's block (a whole single-feature matrix, or one entry of "features").
 void expand_block(const json& j, const std::string& file, const std::string& where, Matrix& m) {
   const auto field = [&](const char* name) { return where.empty() ? std::string(name) : where + "." + name; };
+  reject_unknown_keys(j, where.empty() ? std::initializer_list<std::string_view>{"schema", "name", "description", "feature", "reference",
+                                                                                 "axes", "option_sets", "include", "exclude"}
+                                       : std::initializer_list<std::string_view>{"description", "feature", "reference", "axes",
+                                                                                 "option_sets", "include", "exclude"},
+                      file, where);
   const std::string feature_name = j.value("feature", "");
   if (feature_name.empty()) throw InputError(file, field("feature"), "(missing)", "a matrix names its feature");
   const FeatureDescriptor* feature = find_feature(feature_name);
@@ -101,16 +134,23 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
     throw InputError(file, field("reference"), reference, "no such backend of the feature");
   m.features.push_back(feature_name);
   const json axes = j.value("axes", json::object());
+  if (!axes.is_object()) throw InputError(file, field("axes"), json_excerpt(axes), "axes is an object");
+  reject_unknown_keys(axes, {"twin", "vector", "bitdepth", "chroma", "options"}, file, field("axes"));
   const json sets = j.value("option_sets", json::object());
+  if (!sets.is_object()) throw InputError(file, field("option_sets"), json_excerpt(sets), "option_sets is an object");
   std::map<std::string, OptionList> option_sets;
   for (const auto& [name, opts] : sets.items()) {
-    if (name.empty() || name.find('/') != std::string::npos)
-      throw InputError(file, field("option_sets"), name, "option set names are non-empty and hold no '/'");
+    // Set names become the last part of cell ids, file names of CTest tests and report keys.
+    const bool clean = !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+';
+    });
+    if (!clean)
+      throw InputError(file, field("option_sets"), name, "option set names are 1 to 64 of A-Z a-z 0-9 _ - . = +");
     option_sets[name] = options_from_json(opts, file, field("option_sets") + "." + name);
   }
   const json include = j.value("include", json::array()), exclude = j.value("exclude", json::array());
-  if (!include.is_array() || !exclude.is_array())
-    throw InputError(file, field("include/exclude"), "", "rules are arrays of objects");
+  check_rules(include, file, field("include"));
+  check_rules(exclude, file, field("exclude"));
 
   const Manifest& manifest = Manifest::project();
   // Goldens of this feature, by vector: for regression cells.
@@ -180,11 +220,19 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
 Matrix load_matrix(const fs::path& path) {
   const std::string file = path.string();
   const json j = read_json_file(path, "the matrix");
-  if (!j.is_object()) throw InputError(file, "matrix", "(not an object)", "a matrix is a JSON object");
+  return walking_json_file(file, [&] { return matrix_from_json(j, path); });
+}
+
+Matrix matrix_from_json(const json& j, const fs::path& path) {
+  const std::string file = path.string();
+  if (!j.is_object()) throw InputError(file, "matrix", json_excerpt(j), "a matrix is a JSON object");
   Matrix m;
   m.file = path;
   m.name = j.value("name", path.stem().string());
+  if (m.name.empty() || m.name.size() > 64 || m.name != escape_control(m.name))
+    throw InputError(file, "name", m.name, "a matrix name is 1 to 64 printable characters");
   if (j.contains("features")) {
+    reject_unknown_keys(j, {"schema", "name", "description", "features"}, file, "");
     // Several features in one matrix: each entry is a single-feature block.
     const json& blocks = j["features"];
     if (!blocks.is_array() || blocks.empty())

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+
+#include <nlohmann/json.hpp>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -49,6 +51,8 @@ struct Matrix {
 
 // Loads and expands a matrix file. Throws InputError naming the file and the field.
 Matrix load_matrix(const std::filesystem::path& file);
+// The same from a parsed document (`file` names it in errors).
+Matrix matrix_from_json(const nlohmann::json& document, const std::filesystem::path& file);
 
 // --filter semantics, for cell ids and golden case ids alike: an id is kept when it matches no
 // exclude glob (a leading '-') and, if any include glob is given, at least one of them.

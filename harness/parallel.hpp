@@ -16,6 +16,19 @@ namespace twinproof {
 
 unsigned default_jobs();  // hardware threads, at least 1
 
+// The most workers any command starts: far above any machine's cores, far below what exhausts a
+// process limit by accident.
+inline constexpr unsigned kMaxJobs = 1024;
+
+// Checks a -j value (0: every core) and returns the workers to start for `tasks` tasks: never
+// more than the tasks, never more than kMaxJobs. Throws ConfigError for a value above kMaxJobs.
+unsigned worker_count(unsigned requested, std::size_t tasks);
+
+// Starts `count` threads running `body`. When the system refuses one (a process limit), calls
+// `stop` (which must make the started ones return), joins them and throws ConfigError naming
+// the thread and the reason: never a std::terminate.
+std::vector<std::thread> start_workers(unsigned count, const std::function<void()>& body, const std::function<void()>& stop);
+
 template <class Result>
 void run_ordered(std::size_t n, unsigned jobs, const std::function<Result(std::size_t)>& work,
                  const std::function<void(std::size_t, Result&)>& done) {
@@ -39,9 +52,7 @@ void run_ordered(std::size_t n, unsigned jobs, const std::function<Result(std::s
       cv.notify_all();
     }
   };
-  const unsigned threads = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(n)));
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  std::vector<std::thread> pool = start_workers(worker_count(jobs, n), worker, [&] { next = n; });
   std::exception_ptr first_error;
   for (std::size_t i = 0; i < n; ++i) {
     std::unique_lock lock(mu);

@@ -1,7 +1,20 @@
 #include "harness/paths.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
 #include <system_error>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "harness/errors.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;
@@ -29,6 +42,81 @@ fs::path cache_root() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') return fs::path(xdg) / "twinproof";
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return fs::path(home) / ".cache" / "twinproof";
   return fs::temp_directory_path() / "twinproof-cache";
+}
+
+}  // namespace twinproof
+
+namespace twinproof {
+
+void ensure_directory(const fs::path& dir, const std::string& flag) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::exists(st) && !fs::is_directory(st))
+    throw InputError(dir.string(), flag, dir.string(), "exists and is not a folder");
+  if (fs::exists(st)) return;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(dir.string(), flag, dir.string(), "cannot create the folder: " + ec.message());
+}
+
+FolderLock::FolderLock(const fs::path& dir, const std::string& flag) {
+  ensure_directory(dir, flag);
+  const fs::path file = dir / ".twinproof.lock";
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd_ < 0) throw InputError(file.string(), flag, dir.string(), std::string("cannot lock the folder: ") + std::strerror(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    char buf[32] = {};
+    const ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
+    ::close(fd_);
+    fd_ = -1;
+    std::string holder = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("?");
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    if (err == EWOULDBLOCK)
+      throw InputError(dir.string(), flag, dir.string(),
+                       fmt::format("another twinproof run (pid {}) is writing into this folder; wait for it or choose another",
+                                   escape_control(holder)));
+    throw InputError(file.string(), flag, dir.string(), std::string("cannot lock the folder: ") + std::strerror(err));
+  }
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+    // The lock holds without the pid; only the message of a refused second run is poorer.
+  }
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void write_file(const fs::path& file, const std::string& text, const std::string& what) {
+  struct stat st{};
+  const bool exists = ::stat(file.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw InputError(file.string(), "file", file.string(), "is a folder: cannot write " + what + " there");
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A device or a pipe: written through, never replaced.
+    std::ofstream out(file, std::ios::binary);
+    if (!out || !(out << text) || !out.flush())
+      throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
+    return;
+  }
+  const fs::path part = file.string() + ".part";
+  {
+    std::ofstream out(part, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
+    out << text;
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(part, ignored);
+      throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
+    }
+  }
+  std::error_code ec;
+  fs::rename(part, file, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(part, ignored);
+    throw InputError(file.string(), "file", file.string(), "cannot write " + what + ": " + ec.message());
+  }
 }
 
 }  // namespace twinproof

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace twinproof {
 
@@ -13,5 +14,32 @@ std::filesystem::path data_root();
 // Decoded real-content vectors: $TWINPROOF_CACHE, else $XDG_CACHE_HOME/twinproof, else
 // ~/.cache/twinproof. Never inside the source tree.
 std::filesystem::path cache_root();
+
+}  // namespace twinproof
+
+namespace twinproof {
+
+// Makes `dir` (and its parents) a folder, or throws InputError naming `flag` and why not (a file
+// is in the way, no permission, a read-only or pseudo file system).
+void ensure_directory(const std::filesystem::path& dir, const std::string& flag);
+
+// An exclusive claim on a folder that one run writes into (a gate's report folder, a merge's
+// output): a second run that asks for it is refused with the holder's pid, instead of both
+// tearing each other's records. Released when the object goes (or the process ends).
+class FolderLock {
+ public:
+  FolderLock(const std::filesystem::path& dir, const std::string& flag);
+  ~FolderLock();
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// Writes `text` to `file` whole or throws InputError: through a temporary and a rename when
+// `file` is a regular file or absent; straight through when it is a device or a pipe (never
+// renames over one); refused when it is a folder.
+void write_file(const std::filesystem::path& file, const std::string& text, const std::string& what);
 
 }  // namespace twinproof

@@ -1,10 +1,13 @@
 #include "harness/report.hpp"
 
+#include "harness/paths.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -22,10 +25,7 @@ std::vector<CellResult> sorted(std::vector<CellResult> r) {
   return r;
 }
 
-void write_text(const fs::path& p, const std::string& s) {
-  std::ofstream out(p, std::ios::trunc);
-  if (!(out << s)) throw InputError(p.string(), "file", p.string(), "cannot write the report");
-}
+void write_text(const fs::path& p, const std::string& s) { write_file(p, s, "the report"); }
 
 std::string html_escape(const std::string& s) {
   std::string out;
@@ -99,7 +99,9 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
         tc.append_child("system-out").text().set(("unexpected pass under " + r->waiver).c_str());
     }
   }
-  if (!doc.save_file(file.c_str(), "  ")) throw InputError(file.string(), "file", file.string(), "cannot write JUnit XML");
+  std::ostringstream xml;
+  doc.save(xml, "  ");
+  write_file(file, xml.str(), "JUnit XML");
 }
 
 // Heatmap colour of a cell: its status, and for passes how far from exact it was.
@@ -242,7 +244,7 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
 }
 
 void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
-  fs::create_directories(dir);
+  ensure_directory(dir, "report folder");
   const std::vector<CellResult> results = sorted(all);
   json cells = json::array();
   for (const CellResult& r : results) cells.push_back(to_json(r));

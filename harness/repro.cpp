@@ -1,6 +1,10 @@
 #include "harness/repro.hpp"
 
+#include <algorithm>
+#include <array>
 #include <bit>
+#include <cctype>
+#include <map>
 #include <cmath>
 #include <fstream>
 
@@ -88,8 +92,13 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
   return kept;
 }
 
+// The files of a bundle that a replay reads, each pinned in SHA256SUMS (sha256sum's format), so
+// that an edit to any byte of them (the Y4M header included) is found before anything runs.
+constexpr const char* kBundleSums = "SHA256SUMS";
+constexpr std::array<const char*, 2> kBundleFiles = {"cell.json", "frames.y4m"};
+
 void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, unsigned to, std::ostream& out) {
-  fs::create_directories(o.bundle);
+  ensure_directory(o.bundle, "--bundle");
   const fs::path frames = o.bundle / "frames.y4m";
   Sha256 hash;
   unsigned written = 0;
@@ -105,6 +114,7 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
       hash.update(f.bytes(), f.size());
       ++written;
     }
+    writer->close();
   }
   const Cell& c = t.cell;
   json options = json::object();
@@ -124,42 +134,137 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
                      {"frames", written},
                      {"frames_sha256", hash.hex_digest()},
                      {"with_mutants", o.with_mutants}};
-  std::ofstream(o.bundle / "cell.json") << cell.dump(2) << "\n";
-  std::ofstream(o.bundle / "environment.json") << environment_fingerprint().dump(2) << "\n";
-  std::ofstream(o.bundle / "commands.txt")
-      << "# Replays this repro (frames " << from << " to " << to << " of " << c.vector << ") on any machine with twinproof:\n"
-      << "twinproof repro --bundle " << o.bundle.filename().string() << (o.with_mutants ? " --with-mutants" : "") << "\n"
-      << "# The original run:\n"
-      << o.rerun << "\n";
-  fmt::print(out, "bundle: {} ({} frames as .y4m, cell.json, commands.txt, environment.json)\n", o.bundle.string(), written);
+  write_file(o.bundle / "cell.json", cell.dump(2) + "\n", "the bundle's cell.json");
+  write_file(o.bundle / "environment.json", environment_fingerprint().dump(2) + "\n", "the bundle's environment.json");
+  write_file(o.bundle / "commands.txt",
+             fmt::format("# Replays this repro (frames {} to {} of {}) on any machine with twinproof:\n"
+                         "twinproof repro --bundle {}{}\n# The original run:\n{}\n",
+                         from, to, c.vector, o.bundle.filename().string(), o.with_mutants ? " --with-mutants" : "", o.rerun),
+             "the bundle's commands.txt");
+  std::string sums;
+  for (const char* name : kBundleFiles) sums += fmt::format("{}  {}\n", sha256_file((o.bundle / name).string()), name);
+  write_file(o.bundle / kBundleSums, sums, "the bundle's SHA256SUMS");
+  fmt::print(out, "bundle: {} ({} frames as .y4m, cell.json, commands.txt, environment.json, SHA256SUMS)\n", o.bundle.string(),
+             written);
+}
+
+// A name that is one path component of letters, digits, '_', '-', '.' (not starting with '.').
+bool is_plain_name(const std::string& s) {
+  return !s.empty() && s.size() <= 128 && s[0] != '.' &&
+         std::all_of(s.begin(), s.end(), [](char ch) {
+           return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+';
+         });
+}
+
+// A bundle file: a regular file directly in the bundle folder (not a link out of it, not a FIFO
+// that would block the replay, not a device).
+fs::path bundle_file(const fs::path& dir, const char* name) {
+  const fs::path p = dir / name;
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(p, ec);
+  if (ec || !fs::exists(st)) throw InputError(p.string(), "file", name, "the bundle has no such file");
+  if (!fs::is_regular_file(st)) throw InputError(p.string(), "file", name, "not a regular file: a bundle holds plain files only");
+  return p;
+}
+
+// Checks every file a replay reads against SHA256SUMS.
+void verify_bundle_sums(const fs::path& dir) {
+  const fs::path sums_file = bundle_file(dir, kBundleSums);
+  std::ifstream in(sums_file);
+  std::map<std::string, std::string> listed;
+  std::string line;
+  unsigned n = 0;
+  while (std::getline(in, line) && ++n <= 16) {
+    const auto sep = line.find("  ");
+    if (sep != 64 || line.find_first_not_of("0123456789abcdef") < 64)
+      throw InputError(sums_file.string(), fmt::format("line {}", n), line.substr(0, 80), "expected '<64 hex digits>  <file>'");
+    listed[line.substr(sep + 2)] = line.substr(0, 64);
+  }
+  for (const char* name : kBundleFiles) {
+    const auto it = listed.find(name);
+    if (it == listed.end()) throw InputError(sums_file.string(), name, "(missing)", "every file a replay reads is listed");
+    const std::string got = sha256_file(bundle_file(dir, name).string());
+    if (got != it->second)
+      throw InputError((dir / name).string(), "sha256", got,
+                       fmt::format("the bundle was modified after it was written (SHA256SUMS says {})", it->second));
+  }
+  if (listed.size() != kBundleFiles.size())
+    throw InputError(sums_file.string(), "files", std::to_string(listed.size()), "lists files a bundle does not have");
 }
 
 }  // namespace
 
 ReproTarget load_bundle(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "--bundle", dir.string(), "not a folder holding a repro bundle");
+  verify_bundle_sums(dir);
   const fs::path cell_file = dir / "cell.json";
+  const std::string file = cell_file.string();
   const json j = read_json_file(cell_file, "the repro bundle's cell.json");
+  if (!j.is_object()) throw InputError(file, "cell", json_excerpt(j), "cell.json is a JSON object");
+  reject_unknown_keys(j,
+                      {"id", "kind", "feature", "reference", "twin", "vector", "bitdepth", "chroma", "option_set", "options", "golden",
+                       "first_label", "frames", "frames_sha256", "with_mutants"},
+                      file, "");
+  const auto field = [&](const char* key) -> const json& {
+    const auto it = j.find(key);
+    if (it == j.end()) throw InputError(file, key, "(missing)", "a bundle's cell.json has every field");
+    return *it;
+  };
+  const auto text = [&](const char* key) {
+    const json& v = field(key);
+    if (!v.is_string()) throw InputError(file, key, json_excerpt(v), "must be a string");
+    return v.get<std::string>();
+  };
+  const auto whole = [&](const char* key, std::uint64_t lo, std::uint64_t hi) {
+    const json& v = field(key);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+      throw InputError(file, key, json_excerpt(v), fmt::format("must be a whole number in [{}, {}]", lo, hi));
+    return v.get<std::uint64_t>();
+  };
   ReproTarget t;
   Cell& c = t.cell;
-  try {
-    c.id = j.at("id").get<std::string>();
-    c.kind = j.at("kind").get<std::string>() == "regression" ? CellKind::regression : CellKind::parity;
-    c.feature = j.at("feature").get<std::string>();
-    c.reference = j.at("reference").get<std::string>();
-    c.twin = j.at("twin").get<std::string>();
-    c.vector = j.at("vector").get<std::string>();
-    c.bitdepth = j.at("bitdepth").get<int>();
-    c.chroma = parse_chroma(j.at("chroma").get<std::string>()).value_or(Chroma::c420);
-    c.option_set = j.at("option_set").get<std::string>();
-    c.options = options_from_json(j.at("options"), cell_file.string(), "options");
-    c.golden = j.value("golden", "");
-    t.first_label = j.at("first_label").get<unsigned>();
-  } catch (const json::exception& e) {
-    throw InputError(cell_file.string(), "cell", "", std::string("malformed bundle: ") + e.what());
-  }
+  const std::string kind = text("kind");
+  if (kind != "parity" && kind != "regression") throw InputError(file, "kind", kind, "kind is parity or regression");
+  c.kind = kind == "regression" ? CellKind::regression : CellKind::parity;
+  c.feature = text("feature");
+  const FeatureDescriptor* feature = find_feature(c.feature);
+  if (feature == nullptr) throw InputError(file, "feature", c.feature, "no such feature (see `twinproof features`)");
+  c.reference = text("reference");
+  if (find_backend(c.feature, c.reference) == nullptr) throw InputError(file, "reference", c.reference, "no such backend of the feature");
+  c.twin = text("twin");
+  if (find_backend(c.feature, c.twin, true) == nullptr) throw InputError(file, "twin", c.twin, "no such backend of the feature");
+  // Names that become paths (goldens/FEATURE/VECTOR.json) are single plain components.
+  c.vector = text("vector");
+  if (!is_plain_name(c.vector)) throw InputError(file, "vector", c.vector, "a vector id is a plain name (no '/', no leading '.')");
+  c.option_set = text("option_set");
+  if (!is_plain_name(c.option_set)) throw InputError(file, "option_set", c.option_set, "an option set is a plain name");
+  c.golden = text("golden");
+  if (c.kind == CellKind::regression && c.golden.rfind(c.vector + "/", 0) != 0)
+    throw InputError(file, "golden", c.golden, "a regression cell names a golden case of its vector (VECTOR/SET)");
+  c.bitdepth = static_cast<int>(whole("bitdepth", 8, 16));
+  if (c.bitdepth != 8 && c.bitdepth != 10 && c.bitdepth != 12 && c.bitdepth != 16)
+    throw InputError(file, "bitdepth", std::to_string(c.bitdepth), "bit depths are 8, 10, 12, 16");
+  const std::string chroma = text("chroma");
+  const auto pc = parse_chroma(chroma);
+  if (!pc) throw InputError(file, "chroma", chroma, "chroma is 400, 420, 422 or 444");
+  c.chroma = *pc;
+  c.options = options_from_json(field("options"), file, "options");
+  t.first_label = static_cast<unsigned>(whole("first_label", 0, 1u << 30));
+  const unsigned count = static_cast<unsigned>(whole("frames", 1, 1u << 30));
+  const std::string sha = text("frames_sha256");
+  if (sha.size() != 64 || sha.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw InputError(file, "frames_sha256", sha, "a SHA-256 is 64 lowercase hex digits");
+  if (!field("with_mutants").is_boolean()) throw InputError(file, "with_mutants", json_excerpt(field("with_mutants")), "true or false");
+  c.id = text("id");
+  const std::string expected_id = cell_id(c.feature, c.twin, c.vector, c.bitdepth, c.chroma, c.option_set);
+  if (c.id != expected_id) throw InputError(file, "id", c.id, fmt::format("does not match the cell's fields ({})", expected_id));
+  // The frames must be what the cell says: its bit depth and chroma.
   const std::string frames = (dir / "frames.y4m").string();
-  const std::string sha = j.value("frames_sha256", "");
-  const unsigned count = j.value("frames", 0u);
+  const Format got = open_y4m(frames)->format();
+  if (got.bitdepth != c.bitdepth || got.chroma != c.chroma)
+    throw InputError(frames, "header", fmt::format("{}-bit {}", got.bitdepth, to_string(got.chroma)),
+                     fmt::format("cell.json says {}-bit {}", c.bitdepth, to_string(c.chroma)));
   t.open = [frames, sha, count, id = c.id] { return verify_stream(open_y4m(frames), "bundle " + id, sha, count); };
   return t;
 }
@@ -183,6 +288,7 @@ ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream&
         res.verdict = cmp.pass ? "reference equals its golden bit for bit" : "reference departs from its golden: " + cmp.summary();
         res.exit_code = cmp.pass ? 0 : 1;
         fmt::print(out, "{}\n", res.verdict);
+        if (!o.bundle.empty()) write_bundle(t, o, got.first_frame(), got.first_frame() + got.frames() - 1, out);
         return res;
       }
     throw ConfigError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");

@@ -3,7 +3,10 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "harness/errors.hpp"
+#include "harness/json_file.hpp"
 
 namespace twinproof {
 using nlohmann::json;
@@ -24,7 +27,7 @@ CellStatus parse_cell_status(const std::string& s) {
   for (CellStatus c : {CellStatus::pass, CellStatus::fail, CellStatus::not_supported, CellStatus::waived, CellStatus::error,
                        CellStatus::timeout})
     if (to_string(c) == s) return c;
-  throw std::invalid_argument("unknown cell status '" + s + "'");
+  throw std::invalid_argument("unknown cell status '" + escape_control(s) + "'");
 }
 
 bool CellResult::failing() const { return status == CellStatus::fail || (status == CellStatus::not_supported && required); }
@@ -57,7 +60,9 @@ json to_json(const CellResult& r) {
 CellResult cell_result_from_json(const json& j) {
   CellResult r;
   r.id = j.at("id").get<std::string>();
-  r.kind = j.at("kind").get<std::string>() == "regression" ? CellKind::regression : CellKind::parity;
+  const std::string kind = j.at("kind").get<std::string>();
+  if (kind != "regression" && kind != "parity") throw std::invalid_argument("unknown cell kind '" + escape_control(kind) + "'");
+  r.kind = kind == "regression" ? CellKind::regression : CellKind::parity;
   r.feature = j.at("feature").get<std::string>();
   r.reference = j.at("reference").get<std::string>();
   r.twin = j.at("twin").get<std::string>();
@@ -83,23 +88,33 @@ CellResult cell_result_from_json(const json& j) {
 }
 
 std::vector<CellResult> read_results(const std::filesystem::path& file, std::size_t* truncated) {
-  std::ifstream in(file);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw InputError(file.string(), "file", file.string(),
+                     std::filesystem::exists(file, ec) ? "not a regular file: cannot read the results record"
+                                                       : "cannot open the results record: no such file");
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file.string(), "file", file.string(), "cannot open the results record");
   std::vector<CellResult> out;
   std::string line;
   std::size_t n = 0, bad = 0;
   while (std::getline(in, line)) {
     ++n;
+    // A line without its newline is the last one, cut short when the run was interrupted while
+    // writing it; any other line that does not read is a damaged record.
+    const bool complete = !in.eof();
     if (line.empty()) continue;
     try {
-      out.push_back(cell_result_from_json(json::parse(line)));
+      if (line.size() > kMaxRecordBytes)
+        throw InputError(file.string(), "line " + std::to_string(n), fmt::format("{} bytes", line.size()), "record longer than allowed");
+      const json j = parse_json_text(line, file.string(), "line " + std::to_string(n));
+      out.push_back(walking_json_file(file.string(), [&] { return cell_result_from_json(j); }));
     } catch (const std::exception& e) {
-      // Only the last line may be cut short (the run was interrupted while writing it).
-      if (in.peek() != std::char_traits<char>::eof())
-        throw InputError(file.string(), "line " + std::to_string(n), line.substr(0, 60), std::string("malformed record: ") + e.what());
+      if (complete) throw InputError(file.string(), "line " + std::to_string(n), "", std::string("malformed record: ") + e.what());
       ++bad;
     }
   }
+  if (in.bad()) throw InputError(file.string(), "file", file.string(), "read failed");
   if (truncated) *truncated = bad;
   return out;
 }

@@ -42,7 +42,12 @@ struct CellResult {
 nlohmann::json to_json(const CellResult& r);
 CellResult cell_result_from_json(const nlohmann::json& j);  // throws std::exception on a bad record
 
-// Reads a results.jsonl; a truncated last line (interrupted run) is skipped and counted.
+// The longest record line read back (a record is a few hundred bytes; first_mismatch is small).
+inline constexpr std::size_t kMaxRecordBytes = 1u << 20;
+
+// Reads a results.jsonl. Only a last line without its newline (a run interrupted while writing
+// it) is skipped and counted; any other unreadable line is an InputError naming the line.
+
 std::vector<CellResult> read_results(const std::filesystem::path& file, std::size_t* truncated_lines = nullptr);
 
 // 0 all judged cells pass; 1 a cell failed; 2 a cell errored or timed out.

@@ -177,6 +177,7 @@ BOOST_AUTO_TEST_CASE(y4m_writer_round_trip) {
     auto w = create_y4m_writer((dir / "w.y4m").string(), fmt);
     w->write(f);
     w->write(f);
+    w->close();
   }
   auto src = open_y4m((dir / "w.y4m").string());
   BOOST_TEST(src->format() == fmt);

@@ -42,13 +42,17 @@ struct Size {
   int w, h;
 };
 
+// "WxH" with plain decimal extents (no sign, spaces, fractions or trailing text).
 Size parse_size(const std::string& s) {
   const auto x = s.find('x');
-  try {
-    if (x != std::string::npos) return {std::stoi(s.substr(0, x)), std::stoi(s.substr(x + 1))};
-  } catch (const std::exception&) {
-  }
-  throw ConfigError("--sizes", s, fmt::format("--sizes: '{}' is not WxH", s));
+  const auto extent = [](const std::string& t, int& out) {
+    if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos) return false;
+    out = std::stoi(t);
+    return out > 0;
+  };
+  Size size{};
+  if (x != std::string::npos && extent(s.substr(0, x), size.w) && extent(s.substr(x + 1), size.h)) return size;
+  throw ConfigError("--sizes", s, fmt::format("--sizes: '{}' is not WxH (two whole numbers above 0, like 1920x1080)", s));
 }
 
 double median(std::vector<double> v) {
@@ -129,8 +133,21 @@ int run_bench(const BenchArgs& a) {
     for (const Backend* b : backends())
       if (b->feature == a.feature && b->availability().available) chosen.push_back(b);
   } else {
-    for (const std::string& name : split_list(a.backends)) chosen.push_back(&backend_or_throw(a.feature, name));
+    for (const std::string& name : split_list(a.backends)) {
+      const Backend& b = backend_or_throw(a.feature, name);
+      // A backend named on the command line that cannot run here is an error of this run, not a
+      // row to skip.
+      if (const Availability av = b.availability(); !av.available)
+        throw ConfigError("--backends", name, fmt::format("--backends: '{}' is unavailable here: {}", name, av.reason));
+      chosen.push_back(&b);
+    }
   }
+  if (chosen.empty())
+    throw ConfigError("--backends", a.backends, a.backends.empty() ? "no backend of " + a.feature + " is available here"
+                                                                   : fmt::format("--backends '{}' names no backend", a.backends));
+  std::vector<Size> sizes;
+  for (const std::string& text : split_list(a.sizes)) sizes.push_back(parse_size(text));
+  if (sizes.empty()) throw ConfigError("--sizes", a.sizes, fmt::format("--sizes '{}' names no size", a.sizes));
   if (a.frames < 2) throw ConfigError("--frames", std::to_string(a.frames), "--frames: at least 2 frames (one pair)");
   if (a.reps < 1) throw ConfigError("--reps", std::to_string(a.reps), "--reps: at least 1");
   const auto chroma = parse_chroma(a.chroma);
@@ -148,8 +165,7 @@ int run_bench(const BenchArgs& a) {
   }
 
   int rc = kExitPass;
-  for (const std::string& size_text : split_list(a.sizes)) {
-    const Size size = parse_size(size_text);
+  for (const Size& size : sizes) {
     VectorSpec spec;
     spec.id = fmt::format("bench-pan-{}x{}", size.w, size.h);
     spec.recipe = "pan";
@@ -268,8 +284,7 @@ int run_bench(const BenchArgs& a) {
     report["sizes"].push_back(size_report);
   }
   if (!a.json.empty()) {
-    std::ofstream out(a.json);
-    if (!(out << report.dump(2) << "\n")) throw InputError(a.json, "file", a.json, "cannot write the JSON output");
+    write_file(a.json, report.dump(2) + "\n", "the JSON output");
   }
   return rc;
 }

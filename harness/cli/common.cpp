@@ -2,7 +2,44 @@
 
 #include "harness/cli/commands.hpp"
 
+#include "extractors/feature.hpp"
+
 namespace twinproof::cli {
+
+namespace {
+
+// CLI11 reads "0x40" and " 64" as numbers and "nan" as a double; a flag of this tool takes plain
+// decimal digits (and, for a real number, one decimal point), nothing else.
+std::string plain_number(const std::string& text, bool real) {
+  bool digits = false, point = false;
+  for (const char ch : text) {
+    if (ch >= '0' && ch <= '9') {
+      digits = true;
+    } else if (real && ch == '.' && !point) {
+      point = true;
+    } else {
+      return fmt::format("'{}' is not a plain {} (digits{} only)", escape_control(text), real ? "number" : "whole number",
+                         real ? " and one '.'" : "");
+    }
+  }
+  if (!digits) return fmt::format("'{}' is not a number", escape_control(text));
+  return {};
+}
+
+void harden(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    const std::string type = opt->get_type_name();
+    if (type == "UINT" || type == "INT" || type == "NONNEGATIVE")
+      opt->check(CLI::Validator([](std::string& v) { return plain_number(v, false); }, "", "plain whole number"));
+    else if (type == "FLOAT")
+      opt->check(CLI::Validator([](std::string& v) { return plain_number(v, true); }, "", "plain number"));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) harden(*sub);
+}
+
+}  // namespace
+
+void harden_numeric_options(CLI::App& app) { harden(app); }
 
 OptionList parse_option_flags(const std::vector<std::string>& flags) {
   OptionList out;
@@ -16,6 +53,7 @@ OptionList parse_option_flags(const std::vector<std::string>& flags) {
 }
 
 const Backend& backend_or_throw(const std::string& feature, const std::string& name, bool with_mutants) {
+  feature_or_throw(feature, "--feature");  // an unknown feature is named as such, with the known ones
   if (const Backend* b = find_backend(feature, name, with_mutants)) return *b;
   std::string known;
   for (const Backend* b : backends(with_mutants))

@@ -3,6 +3,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "extractors/devices.hpp"
 #include "harness/cli/commands.hpp"
@@ -20,7 +21,7 @@ namespace {
 struct GateArgs {
   std::string matrix, calibration, baseline, report_dir = "twinproof-gate", shard, devices, today, ctest_script;
   std::vector<std::string> filters, require;
-  bool list = false, allow_loosen = false, with_mutants = false, quiet = false;
+  bool list = false, allow_loosen = false, with_mutants = false, quiet = false, allow_empty = false;
   unsigned jobs = 0;
   double cell_timeout = 0;
 };
@@ -55,14 +56,9 @@ std::vector<int> parse_devices(const std::string& s) {
     return out;
   }
   for (const std::string& part : split_list(s)) {
-    try {
-      std::size_t used = 0;
-      const int d = std::stoi(part, &used);
-      if (used != part.size() || d < 0) throw std::invalid_argument(part);
-      out.push_back(d);
-    } catch (const std::exception&) {
+    if (part.size() > 4 || part.find_first_not_of("0123456789") != std::string::npos)
       throw ConfigError("--devices", s, fmt::format("--devices '{}': expected all or a list of ordinals like 0,1", s));
-    }
+    out.push_back(std::stoi(part));
   }
   if (out.empty()) throw ConfigError("--devices", s, "--devices: no device named");
   return out;
@@ -111,12 +107,17 @@ int write_ctest_script(const Matrix& m, const std::vector<Cell>& cells, const fs
 int run_gate_command(const GateArgs& a) {
   const Matrix m = load_matrix(a.matrix.empty() ? default_matrix() : fs::path(a.matrix));
   const std::vector<Cell> cells = select_cells(m, a.filters, a.shard);
+  if (cells.empty() && !a.allow_empty)
+    throw ConfigError("--filter", fmt::format("{} filter(s)", a.filters.size()),
+                      fmt::format("no cell of {} is selected (filters: {}); pass --allow-empty if that is expected", m.file.string(),
+                                  a.filters.empty() ? std::string("none") : fmt::format("{}", fmt::join(a.filters, " "))));
   if (!a.ctest_script.empty()) return write_ctest_script(m, cells, a.ctest_script);
   if (a.list) {
     for (const Cell& c : cells) fmt::print("{}\n", c.id);
     return kExitPass;
   }
   const Calibration table = Calibration::load(a.calibration.empty() ? default_calibration() : fs::path(a.calibration));
+  check_waiver_reach(table, m.cells);
   std::optional<Calibration> baseline;
   if (!a.baseline.empty()) baseline = Calibration::load(a.baseline);
   std::vector<std::string> notes;
@@ -128,7 +129,6 @@ int run_gate_command(const GateArgs& a) {
                        text + "; pass --allow-loosen to accept it (the run will report it)");
     notes.push_back(text);
   }
-  if (cells.empty()) throw ConfigError("--filter", fmt::format("{} filters", a.filters.size()), "no cell is selected");
   GateOptions o;
   o.jobs = a.jobs;
   o.devices = parse_devices(a.devices);
@@ -138,6 +138,12 @@ int run_gate_command(const GateArgs& a) {
   o.today = a.today;
   o.report_dir = a.report_dir;
   o.progress = !a.quiet;
+  if (!a.today.empty() && !is_calendar_date(a.today))
+    throw ConfigError("--today", a.today, fmt::format("--today '{}': expected a real date written YYYY-MM-DD", a.today));
+  check_required_backends(a.require, a.with_mutants);
+  // One run per report folder at a time: a second one would tear the first one's record.
+  std::optional<FolderLock> lock;
+  if (!a.report_dir.empty()) lock.emplace(a.report_dir, "--report-dir");
   for (const std::string& n : notes) fmt::print(stderr, "twinproof: {}\n", n);
   const GateOutcome out = run_gate(cells, table, o);
   const nlohmann::json env = environment_fingerprint();
@@ -153,6 +159,11 @@ int run_gate_command(const GateArgs& a) {
   std::size_t failing = 0;
   for (const CellResult& r : out.results) failing += r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout;
   fmt::print("{} passed, {} failed\n", counts["pass"].get<int>(), failing);
+  if (ran == 0 && !a.allow_empty) {
+    fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
+                       "pass --allow-empty if that is expected\n");
+    return kExitError;
+  }
   return out.exit_code;
 }
 
@@ -162,6 +173,13 @@ struct MergeArgs {
 };
 
 int run_merge(const MergeArgs& a) {
+  // The merged folder gets its own record and reports; writing them into a shard would leave
+  // that shard's record and its reports disagreeing.
+  for (const std::string& dir : a.shards) {
+    std::error_code ec;
+    if (fs::exists(a.out, ec) && fs::equivalent(a.out, dir, ec))
+      throw ConfigError("--out", a.out, fmt::format("--out '{}' is one of the shards: merge into a folder of its own", a.out));
+  }
   const Matrix m = load_matrix(a.matrix.empty() ? default_matrix() : fs::path(a.matrix));
   std::set<std::string> expected;
   for (const Cell& c : filter_cells(m.cells, a.filters)) expected.insert(c.id);
@@ -183,9 +201,17 @@ int run_merge(const MergeArgs& a) {
   for (const std::string& id : expected)
     if (!seen.count(id)) missing.push_back(id);
   if (!missing.empty())
-    throw InputError(a.shards.empty() ? "(no shards)" : a.shards.front(), "cells", fmt::format("{} missing", missing.size()),
-                     fmt::format("the shards do not cover the matrix; first missing: {}", missing.front()));
+    throw InputError(fmt::format("{}", fmt::join(a.shards, ", ")), "cells", fmt::format("{} missing", missing.size()),
+                     fmt::format("no shard holds a verdict for {} cell(s) of the matrix; first missing: {}", missing.size(),
+                                 missing.front()));
   notes.push_back(fmt::format("merged {} shard(s), {} cells", a.shards.size(), merged.size()));
+  const FolderLock lock(a.out, "--out");
+  std::string record;
+  for (const CellResult& r : merged) record += to_json(r).dump() + "\n";
+  write_file(fs::path(a.out) / "results.jsonl", record, "the merged results record");
+  std::string list;
+  for (const std::string& id : expected) list += id + "\n";
+  write_file(fs::path(a.out) / "cells.txt", list, "the list of the merged cells");
   render_reports(a.out, merged, environment_fingerprint(), notes);
   std::size_t failing = 0, passed = 0;
   for (const CellResult& r : merged) {
@@ -197,6 +223,7 @@ int run_merge(const MergeArgs& a) {
 }
 
 int run_report(const std::string& dir) {
+  const FolderLock lock(dir, "report folder");
   std::size_t truncated = 0;
   const std::vector<CellResult> results = read_results(fs::path(dir) / "results.jsonl", &truncated);
   std::vector<std::string> notes;
@@ -207,6 +234,8 @@ int run_report(const std::string& dir) {
   std::size_t missing = 0;
   for (std::string id; std::getline(list, id);) missing += !id.empty() && !done.count(id);
   if (missing) notes.push_back(fmt::format("{} selected cell(s) have no verdict: the run did not finish", missing));
+  if (results.empty())
+    throw InputError((fs::path(dir) / "results.jsonl").string(), "records", "0", "holds no verdict: nothing to report");
   render_reports(dir, results, environment_fingerprint(), notes);
   fmt::print("{}: {} verdicts rendered{}\n", dir, results.size(), missing ? fmt::format(", {} cells without one", missing) : "");
   return missing ? kExitError : exit_code_for(results);
@@ -233,6 +262,7 @@ void add_gate(CLI::App& app, int& rc) {
   sub->add_flag("--with-mutants", a->with_mutants, "Register the deliberately broken twins (self-test)");
   sub->add_option("--today", a->today, "Date for waiver expiry, YYYY-MM-DD (default: today, UTC)");
   sub->add_flag("--quiet", a->quiet, "No per-cell progress");
+  sub->add_flag("--allow-empty", a->allow_empty, "Exit 0 even when no cell is selected or none could run (else exit 2)");
   sub->add_option("--ctest-script", a->ctest_script, "Write CTest's gate tests (one per feature, twin and vector) to FILE; run nothing");
   sub->callback([a, &rc] { rc = run_gate_command(*a); });
 

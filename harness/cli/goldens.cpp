@@ -7,6 +7,7 @@
 
 #include "extractors/feature.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/paths.hpp"
 #include "harness/errors.hpp"
 #include "harness/goldens.hpp"
 #include "harness/matrix.hpp"
@@ -112,6 +113,9 @@ int check(const CheckArgs& a) {
   nlohmann::json record = nlohmann::json::array();
   Tally t;
   for (const auto& [f, b] : plan) check_feature(a, *f, *b, record, t);
+  if (t.passed + t.failed + t.absent + t.errors == 0)
+    throw ConfigError("--filter", fmt::format("{} filter(s)", a.filters.size()),
+                      "no golden case is selected: nothing was checked (see the case ids in goldens/<feature>/*.json)");
   // Absent cases and errors are never passes: they count as failed unless absent ones are
   // explicitly skipped.
   const unsigned not_passed = t.failed + t.errors + (a.skip_absent ? 0 : t.absent);
@@ -121,8 +125,7 @@ int check(const CheckArgs& a) {
     const nlohmann::json doc = {{"backend", a.backend.empty() ? "reference" : a.backend},
                                 {"tolerance", a.places > 0 ? Tolerance::at_places(a.places).describe() : "exact"},
                                 {"cases", record}};
-    std::ofstream out(a.json);
-    if (!(out << doc.dump(1) << "\n")) throw InputError(a.json, "file", a.json, "cannot write the JSON report");
+    write_file(a.json, doc.dump(1) + "\n", "the JSON report");
   }
   if (t.errors) return kExitError;
   return not_passed == 0 ? kExitPass : kExitFail;

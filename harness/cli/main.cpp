@@ -1,5 +1,8 @@
 // twinproof: conformance and regression harness for GPU twins of video-quality features.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -21,6 +24,7 @@ int main(int argc, char** argv) {
   cli::add_bench(app, rc);
   cli::add_gate(app, rc);
   cli::add_repro(app, rc);
+  cli::harden_numeric_options(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -35,10 +39,20 @@ int main(int argc, char** argv) {
   } catch (const DeviceError& e) {
     fmt::print(stderr, "twinproof: device error: {}\n", e.what());
     return kExitError;
+  } catch (const std::system_error& e) {  // a failed write of fmt::print (a full disk, a closed pipe)
+    fmt::print(stderr, "twinproof: error: {}\n", escape_control(e.what()));
+    return kExitError;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "twinproof: error: out of memory\n");
+    return kExitError;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "twinproof: internal error: {}\n", e.what());
+    fmt::print(stderr, "twinproof: internal error: {}\n", escape_control(e.what()));
     return kExitError;
   }
-  std::fflush(stdout);
+  // What was printed is part of the result: a full disk or a closed pipe is an error, not a pass.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    fmt::print(stderr, "twinproof: error: cannot write standard output: {}\n", std::strerror(errno));
+    return kExitError;
+  }
   return rc;
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/paths.hpp"
 #include "harness/cli/input.hpp"
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
@@ -99,8 +100,7 @@ int run_score(const ScoreArgs& a) {
       std::cout << text;
       return kExitPass;
     }
-    std::ofstream out(a.json);
-    if (!(out << text)) throw InputError(a.json, "file", a.json, "cannot write the JSON output");
+    write_file(a.json, text, "the JSON output");
   }
   fmt::print("# {} ({}), feature {}, backend {}\n", src->name(), describe(src->format()), a.feature, a.backend);
   print_table(table, metrics);

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <map>
 
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
@@ -37,26 +39,35 @@ int list() {
   return kExitPass;
 }
 
+// Where `vectors make` writes: "-" is standard output; a regular file (or a new one) is written
+// beside it and renamed over it only when whole; a device, a pipe or a link is written through
+// and never replaced by a regular file; a folder is refused.
 int make(const std::string& id, std::string out, bool y4m) {
   const VectorSpec& v = Manifest::project().get(id);
   if (out.empty()) out = v.id + (y4m ? ".y4m" : ".yuv");
-  const std::string part = out == "-" ? out : out + ".part";
-  {
+  struct stat st{};
+  const bool exists = out != "-" && ::lstat(out.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw InputError(out, "--output", out, "is a folder: name a file to write");
+  const bool atomic = out != "-" && (!exists || S_ISREG(st.st_mode));
+  const std::string target = atomic ? out + ".part" : out;
+  try {
     auto src = open_vector(v);
-    auto writer = y4m ? create_y4m_writer(part, v.fmt) : create_raw_writer(part);
+    auto writer = y4m ? create_y4m_writer(target, v.fmt) : create_raw_writer(target);
     Frame f;
-    try {
-      while (src->next(f)) writer->write(f);
-    } catch (...) {
-      std::error_code ec;
-      if (part != "-") std::filesystem::remove(part, ec);  // never leave drifted bytes behind
-      throw;
-    }
+    while (src->next(f)) writer->write(f);
+    writer->close();
+  } catch (...) {
+    std::error_code ec;
+    if (atomic) std::filesystem::remove(target, ec);  // never leave drifted or partial bytes behind
+    throw;
   }
-  if (out != "-") {
-    std::filesystem::rename(part, out);
+  if (atomic) {
+    std::error_code ec;
+    std::filesystem::rename(target, out, ec);
+    if (ec) throw InputError(out, "--output", out, "cannot move the finished file into place: " + ec.message());
+  }
+  if (out != "-")
     fmt::print(stderr, "{}: {} frames of {} written to {} (sha256 {} verified)\n", v.id, v.frames, describe(v.fmt), out, v.sha256);
-  }
   return kExitPass;
 }
 

@@ -42,8 +42,9 @@ std::size_t frame_bytes(const Format& fmt, const std::string& file) {
     const PlaneSize s = stored_plane_size(fmt, p);
     total += static_cast<std::uint64_t>(s.w) * static_cast<std::uint64_t>(s.h) * fmt.bytes_per_sample();
   }
-  if (total > std::numeric_limits<std::size_t>::max() / 2)
-    throw InputError(file, "size", fmt::format("{}x{}", fmt.width, fmt.height), "frame too large for this machine");
+  if (total > kMaxFrameBytes)
+    throw InputError(file, "size", fmt::format("{}x{} {}-bit {}", fmt.width, fmt.height, fmt.bitdepth, to_string(fmt.chroma)),
+                     fmt::format("one frame would take {} bytes, more than the {} bytes a frame may hold", total, kMaxFrameBytes));
   return static_cast<std::size_t>(total);
 }
 
@@ -136,6 +137,12 @@ class FileWriter {
     if (std::fwrite(p, 1, n, f_) != n) throw InputError(path_, "file", path_, std::string("write failed: ") + std::strerror(errno));
   }
   void put(const std::string& s) { put(s.data(), s.size()); }
+  void close() {
+    if (f_ == nullptr) return;
+    const bool ok = f_ == stdout ? std::fflush(f_) == 0 && !std::ferror(f_) : std::fclose(f_) == 0;
+    f_ = nullptr;
+    if (!ok) throw InputError(path_, "file", path_, std::string("write failed: ") + std::strerror(errno));
+  }
 
  private:
   std::string path_;
@@ -146,6 +153,7 @@ class RawWriter final : public FrameWriter {
  public:
   explicit RawWriter(const std::string& path) : out_(path) {}
   void write(const Frame& f) override { out_.put(f.bytes(), f.size()); }
+  void close() override { out_.close(); }
 
  private:
   FileWriter out_;
@@ -160,6 +168,7 @@ class Y4mWriter final : public FrameWriter {
     out_.put("FRAME\n");
     out_.put(f.bytes(), f.size());
   }
+  void close() override { out_.close(); }
 
  private:
   FileWriter out_;

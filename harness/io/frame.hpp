@@ -15,6 +15,9 @@ namespace twinproof {
 // Largest width or height accepted from any input: above 16K, and small enough that every
 // plane size and w * h stays far from integer overflow.
 inline constexpr int kMaxDimension = 32768;
+// The most one frame may take in memory (a 16K 4:4:4 16-bit frame takes 0.8 GiB): a bound on
+// what a header from outside can make the harness allocate.
+inline constexpr std::uint64_t kMaxFrameBytes = std::uint64_t{1} << 30;
 
 // Bytes of one frame in the raw layout (Y, then U, then V; no padding). Throws InputError
 // naming `file` when the format is invalid or its frame would not fit in memory.
@@ -86,6 +89,9 @@ class FrameWriter {
  public:
   virtual ~FrameWriter() = default;
   virtual void write(const Frame& f) = 0;
+  // Flushes and closes; throws InputError when the bytes did not all reach the file (a full
+  // disk is seen here at the latest). A writer dropped without close() may have lost data.
+  virtual void close() = 0;
 };
 std::unique_ptr<FrameWriter> create_y4m_writer(const std::string& path, const Format& fmt);
 std::unique_ptr<FrameWriter> create_raw_writer(const std::string& path);

@@ -88,9 +88,10 @@ class Y4mSource final : public FrameSource {
     const std::size_t got = in_.read(magic, 10);
     if (got == 0) throw InputError(path, "size", "0 bytes", "empty input: no YUV4MPEG2 header");
     if (got < 10 || std::memcmp(magic, "YUV4MPEG2", 9) != 0 || (magic[9] != ' ' && magic[9] != '\n'))
-      throw InputError(path, "magic", printable(std::string(magic, got)), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
+      throw InputError(path, "magic", escape_control(std::string(magic, got)), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
     const std::string header = "YUV4MPEG2 " + (magic[9] == '\n' ? std::string() : read_line("header"));
     bool have_w = false, have_h = false;
+    std::string seen;  // tags read so far
     fmt_.chroma = Chroma::c420;  // the format's default colour space: 420jpeg
     fmt_.bitdepth = 8;
     std::size_t pos = 9;
@@ -103,6 +104,11 @@ class Y4mSource final : public FrameSource {
       pos = end;
       const char key = tok[0];
       const std::string val = tok.substr(1);
+      // Every tag but X (extensions) says one thing once: a second W or C is a contradiction,
+      // not a correction.
+      if (key != 'X' && seen.find(key) != std::string::npos)
+        throw InputError(path, std::string("header field ") + key, escape_control(tok), "the tag appears twice in the header");
+      if (key != 'X') seen += key;
       switch (key) {
         case 'W': fmt_.width = parse_dimension("W", val); have_w = true; break;
         case 'H': fmt_.height = parse_dimension("H", val); have_h = true; break;
@@ -117,32 +123,38 @@ class Y4mSource final : public FrameSource {
     if (!have_w) throw InputError(path, "header field W", "(missing)", "the header has no width");
     if (!have_h) throw InputError(path, "header field H", "(missing)", "the header has no height");
     bytes_ = frame_bytes(fmt_, path);
+    // A file must hold at least one whole frame after its header: checked before a frame buffer
+    // is allocated, so that a 100-byte header cannot claim gigabytes.
+    if (const auto size = in_.regular_size()) {
+      const long header_end = std::ftell(in_.get());
+      const std::uint64_t need = static_cast<std::uint64_t>(header_end < 0 ? 0 : header_end) + 6 + bytes_;
+      if (header_end >= 0 && *size == static_cast<std::uint64_t>(header_end))
+        throw InputError(path, "frames", "0", "empty input: the stream has a header but no frame");
+      if (*size < need)
+        throw InputError(path, "size", fmt::format("{} bytes", *size),
+                         fmt::format("too small for one {} frame of {} bytes after its header (the header claims {}x{})",
+                                     describe(fmt_), bytes_, fmt_.width, fmt_.height));
+    }
   }
 
   const Format& format() const override { return fmt_; }
   const std::string& name() const override { return in_.path(); }
 
   bool next(Frame& f) override {
-    if (f.size() != bytes_ || !(f.format() == fmt_)) f.reset(fmt_);
     const std::string line = read_line(fmt::format("frame {} header", index_));
     if (line.empty() && at_eof_) {
       if (index_ == 0) throw InputError(in_.path(), "frames", "0", "empty input: the stream has a header but no frame");
       return false;
     }
     if (line.rfind("FRAME", 0) != 0 || (line.size() > 5 && line[5] != ' '))
-      throw InputError(in_.path(), fmt::format("frame {} header", index_), printable(line.substr(0, 16)),
+      throw InputError(in_.path(), fmt::format("frame {} header", index_), escape_control(line.substr(0, 16)),
                        "expected 'FRAME' (a previous frame may be longer than its header says)");
+    if (f.size() != bytes_ || !(f.format() == fmt_)) f.reset(fmt_);
     read_payload(in_, f, index_++);
     return true;
   }
 
  private:
-  static std::string printable(const std::string& s) {
-    std::string out;
-    for (unsigned char c : s) out += (c >= 32 && c < 127) ? std::string(1, static_cast<char>(c)) : fmt::format("\\x{:02x}", c);
-    return out;
-  }
-
   // Reads up to '\n' (not included). At end of file with nothing read: "" and at_eof_.
   std::string read_line(const std::string& what) {
     std::string s;
@@ -150,14 +162,14 @@ class Y4mSource final : public FrameSource {
       const int c = std::fgetc(in_.get());
       if (c == EOF) {
         if (std::ferror(in_.get())) throw InputError(in_.path(), what, "", "read failed");
-        if (!s.empty()) throw InputError(in_.path(), what, printable(s.substr(0, 32)), "truncated: the input ends inside a header line");
+        if (!s.empty()) throw InputError(in_.path(), what, escape_control(s.substr(0, 32)), "truncated: the input ends inside a header line");
         at_eof_ = true;
         return s;
       }
       if (c == '\n') return s;
       s += static_cast<char>(c);
       if (s.size() > kMaxHeaderLine)
-        throw InputError(in_.path(), what, printable(s.substr(0, 32)), fmt::format("header line longer than {} bytes", kMaxHeaderLine));
+        throw InputError(in_.path(), what, escape_control(s.substr(0, 32)), fmt::format("header line longer than {} bytes", kMaxHeaderLine));
     }
   }
 

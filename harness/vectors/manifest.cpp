@@ -55,7 +55,7 @@ VectorSpec parse_vector(const json& j, const std::string& file, std::size_t inde
     d.file = field<std::string>(src, file, at + ".source", "file");
     d.licence = src.value("licence", "");
     if (d.npm.empty() == d.deb.empty())
-      throw InputError(file, at + ".source", src.dump(), "a decoded vector names exactly one of npm or deb");
+      throw InputError(file, at + ".source", json_excerpt(src), "a decoded vector names exactly one of npm or deb");
     d.ffmpeg_args = field<std::vector<std::string>>(j, file, at, "ffmpeg");
     v.decoded = std::move(d);
   }
@@ -102,10 +102,16 @@ class VerifiedSource final : public FrameSource {
 Manifest Manifest::load(const fs::path& file) {
   const std::string name = file.string();
   const json j = read_json_file(file, "the vector manifest");
+  return walking_json_file(name, [&] { return from_json(j, file); });
+}
+
+Manifest Manifest::from_json(const json& j, const fs::path& file) {
+  const std::string name = file.string();
+  if (!j.is_object()) throw InputError(name, "manifest", json_excerpt(j), "the manifest is a JSON object");
   Manifest m;
   m.file_ = file;
   const json vectors = j.value("vectors", json());
-  if (!vectors.is_array()) throw InputError(name, "vectors", vectors.dump().substr(0, 40), "must be an array");
+  if (!vectors.is_array()) throw InputError(name, "vectors", json_excerpt(vectors), "must be an array");
   for (std::size_t i = 0; i < vectors.size(); ++i) {
     VectorSpec v = parse_vector(vectors[i], name, i);
     if (m.find(v.id) != nullptr) throw InputError(name, fmt::format("vectors[{}].id", i), v.id, "duplicate vector id");

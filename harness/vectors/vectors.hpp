@@ -36,7 +36,9 @@ struct VectorSpec {
 
 class Manifest {
  public:
-  static Manifest load(const std::filesystem::path& file);  // throws InputError
+  static Manifest load(const std::filesystem::path& file);
+  // The same from a parsed document (`file` names it in errors).
+  static Manifest from_json(const nlohmann::json& document, const std::filesystem::path& file);  // throws InputError
   static const Manifest& project();                        // data_root()/vectors/manifest.json
   const VectorSpec* find(const std::string& id) const;
   const VectorSpec& get(const std::string& id) const;      // throws InputError naming the id
