@@ -81,7 +81,6 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
                      "the table needs a non-empty array of rows");
   Calibration c;
   c.file_ = path;
-  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, std::size_t> keys;
   const json& rows = j["rows"];
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -119,7 +118,7 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
                        "a row says who measured it, on what, when");
     row.provenance = r["provenance"];
     const auto [at, fresh] =
-        keys.emplace(std::make_tuple(row.feature, row.reference, row.twin, row.metric, row.compute_capability), i);
+        c.index_.emplace(std::make_tuple(row.feature, row.reference, row.twin, row.metric, row.compute_capability), i);
     if (!fresh) throw InputError(file, where, row.twin, fmt::format("same key as rows[{}]", at->second));
     c.rows_.push_back(std::move(row));
   }
@@ -149,36 +148,36 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
 
 const CalibrationRow* Calibration::find(const std::string& feature, const std::string& reference, const std::string& twin,
                                         const std::string& metric, const std::string& cc) const {
-  const CalibrationRow* best = nullptr;
-  int best_score = -1;
-  for (const CalibrationRow& r : rows_) {
-    if (r.feature != feature || r.reference != reference || r.twin != twin) continue;
-    if (!r.metric.empty() && r.metric != metric) continue;
-    if (!r.compute_capability.empty() && r.compute_capability != cc) continue;
-    const int score = (r.metric.empty() ? 0 : 2) + (r.compute_capability.empty() ? 0 : 1);
-    if (score > best_score) {
-      best = &r;
-      best_score = score;
+  // Most specific first: metric and device, metric, device, general (four lookups, whatever the
+  // table's size).
+  for (const auto& [m, d] : {std::pair{metric, cc}, std::pair{metric, std::string()}, std::pair{std::string(), cc},
+                             std::pair{std::string(), std::string()}}) {
+    if ((!metric.empty() || m.empty()) && (!cc.empty() || d.empty())) {
+      const auto it = index_.find(std::make_tuple(feature, reference, twin, m, d));
+      if (it != index_.end()) return &rows_[it->second];
     }
   }
-  return best;
+  return nullptr;
 }
 
 bool Calibration::has_twin(const std::string& feature, const std::string& reference, const std::string& twin) const {
-  for (const CalibrationRow& r : rows_)
-    if (r.feature == feature && r.reference == reference && r.twin == twin) return true;
-  return false;
+  const auto it = index_.lower_bound(std::make_tuple(feature, reference, twin, std::string(), std::string()));
+  return it != index_.end() && std::get<0>(it->first) == feature && std::get<1>(it->first) == reference &&
+         std::get<2>(it->first) == twin;
 }
 
 std::vector<Loosening> Calibration::loosenings(const Calibration* baseline) const {
   std::vector<Loosening> out;
+  // Each twin's general row, by key: one pass, so a table of many rows loads in linear time.
+  std::map<std::tuple<std::string, std::string, std::string>, const CalibrationRow*> general;
+  for (const CalibrationRow& g : rows_)
+    if (g.metric.empty() && g.compute_capability.empty()) general.emplace(std::make_tuple(g.feature, g.reference, g.twin), &g);
   for (const CalibrationRow& r : rows_) {
     // A specific row that relaxes the general row of its twin.
     if (!r.metric.empty() || !r.compute_capability.empty()) {
-      for (const CalibrationRow& g : rows_)
-        if (g.feature == r.feature && g.reference == r.reference && g.twin == r.twin && g.metric.empty() &&
-            g.compute_capability.empty() && r.tolerance.looser_than(g.tolerance))
-          out.push_back({&r, g.tolerance.describe(), fmt::format("overrides row {}", g.index)});
+      const auto g = general.find(std::make_tuple(r.feature, r.reference, r.twin));
+      if (g != general.end() && r.tolerance.looser_than(g->second->tolerance))
+        out.push_back({&r, g->second->tolerance.describe(), fmt::format("overrides row {}", g->second->index)});
     }
     if (baseline == nullptr) continue;
     const CalibrationRow* b = baseline->find(r.feature, r.reference, r.twin, r.metric, r.compute_capability);

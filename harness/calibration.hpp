@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +77,8 @@ class Calibration {
   std::filesystem::path file_;
   std::vector<CalibrationRow> rows_;
   std::vector<Waiver> waivers_;
+  // (feature, reference, twin, metric, compute capability) -> position in rows_.
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, std::size_t> index_;
 };
 
 // How one cell's values are judged: each metric by its most specific row for the cell's feature,

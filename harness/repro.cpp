@@ -102,8 +102,10 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
   const fs::path frames = o.bundle / "frames.y4m";
   Sha256 hash;
   unsigned written = 0;
+  Format frames_format{};
   {
     auto src = t.open();
+    frames_format = src->format();
     auto writer = create_y4m_writer(frames.string(), src->format());
     Frame f;
     unsigned index = 0;
@@ -127,6 +129,8 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
                      {"vector", c.vector},
                      {"bitdepth", c.bitdepth},
                      {"chroma", std::string(to_string(c.chroma))},
+                     {"width", frames_format.width},
+                     {"height", frames_format.height},
                      {"option_set", c.option_set},
                      {"options", options},
                      {"golden", c.golden},
@@ -203,8 +207,8 @@ ReproTarget load_bundle(const fs::path& dir) {
   const json j = read_json_file(cell_file, "the repro bundle's cell.json");
   if (!j.is_object()) throw InputError(file, "cell", json_excerpt(j), "cell.json is a JSON object");
   reject_unknown_keys(j,
-                      {"id", "kind", "feature", "reference", "twin", "vector", "bitdepth", "chroma", "option_set", "options", "golden",
-                       "first_label", "frames", "frames_sha256", "with_mutants"},
+                      {"id", "kind", "feature", "reference", "twin", "vector", "bitdepth", "chroma", "width", "height", "option_set",
+                       "options", "golden", "first_label", "frames", "frames_sha256", "with_mutants"},
                       file, "");
   const auto field = [&](const char* key) -> const json& {
     const auto it = j.find(key);
@@ -259,12 +263,13 @@ ReproTarget load_bundle(const fs::path& dir) {
   c.id = text("id");
   const std::string expected_id = cell_id(c.feature, c.twin, c.vector, c.bitdepth, c.chroma, c.option_set);
   if (c.id != expected_id) throw InputError(file, "id", c.id, fmt::format("does not match the cell's fields ({})", expected_id));
-  // The frames must be what the cell says: its bit depth and chroma.
+  // The frames must be what the cell says: geometry, bit depth and chroma (the sample hash alone
+  // cannot tell 64x36 from 36x64).
+  const Format want{static_cast<int>(whole("width", 1, kMaxDimension)), static_cast<int>(whole("height", 1, kMaxDimension)),
+                    c.bitdepth, c.chroma};
   const std::string frames = (dir / "frames.y4m").string();
   const Format got = open_y4m(frames)->format();
-  if (got.bitdepth != c.bitdepth || got.chroma != c.chroma)
-    throw InputError(frames, "header", fmt::format("{}-bit {}", got.bitdepth, to_string(got.chroma)),
-                     fmt::format("cell.json says {}-bit {}", c.bitdepth, to_string(c.chroma)));
+  if (!(got == want)) throw InputError(frames, "header", describe(got), "cell.json says " + describe(want));
   t.open = [frames, sha, count, id = c.id] { return verify_stream(open_y4m(frames), "bundle " + id, sha, count); };
   return t;
 }

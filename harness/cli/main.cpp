@@ -25,6 +25,19 @@ int main(int argc, char** argv) {
   cli::add_gate(app, rc);
   cli::add_repro(app, rc);
   cli::harden_numeric_options(app);
+  // A mistyped command is named, with the real ones (CLI11 would only say one is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      found = found || sub->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      fmt::print(stderr, "twinproof: error: unknown command '{}'; commands: {}\n", escape_control(argv[1]), known);
+      return kExitError;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,736 @@
+#!/usr/bin/env python3
+"""The bad-input corpus: every case is a hostile input or command line with the exit code and the
+message fragment twinproof must answer with. Any case that crashes (a signal, "internal error",
+"terminate called", a sanitizer report), hangs past its time limit, or answers another exit code
+or message fails the run.
+
+usage: corpus.py TWINPROOF_BINARY SOURCE_DIR [--list] [--filter SUBSTRING]
+"""
+import hashlib
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import fcntl
+import time
+
+CRASH_MARKS = ("internal error", "terminate called", "AddressSanitizer", "runtime error:", "LeakSanitizer",
+               "Segmentation fault", "std::bad_alloc", "json.exception", "filesystem error")
+
+
+class Case:
+    def __init__(self, name, args, rc, message, files=None, stdout=None, env=None, check=None, timeout=60,
+                 setup=None, data_root=False, stdin=None, unless=None):
+        self.name, self.args, self.rc, self.message = name, args, rc, message
+        self.files = files or {}          # relative path -> bytes | str | callable(tmp) -> bytes
+        self.stdout = stdout              # None (captured), a path to open for writing, or "closed"
+        self.env = env or {}
+        self.check = check                # callable(tmp) -> error text or None, after the run
+        self.timeout = timeout
+        self.setup = setup                # callable(tmp), after the files are written
+        self.data_root = data_root        # run against a private copy of the project's data
+        self.stdin = stdin                # bytes for standard input
+        self.unless = unless              # callable() -> reason to skip the case on this machine
+
+
+def nested(depth, open_="[", close="]", inner="0"):
+    return open_ * depth + inner + close * depth
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixtures
+
+CALIBRATION_ROW = {"feature": "float_motion", "reference": "cpu", "twin": "cpu-simd", "mode": "exact",
+                   "reason": "r", "provenance": {"by": "corpus"}}
+MOTION_ROW = dict(CALIBRATION_ROW, feature="motion")
+
+
+def table(rows=None, waivers=None, **extra):
+    t = {"rows": rows if rows is not None else [CALIBRATION_ROW, MOTION_ROW]}
+    if waivers is not None:
+        t["waivers"] = waivers
+    t.update(extra)
+    return json.dumps(t)
+
+
+def matrix(**over):
+    m = {"name": "corpus", "feature": "float_motion", "reference": "cpu",
+         "option_sets": {"default": {}},
+         "axes": {"twin": ["cpu-simd"], "vector": ["flash64"], "bitdepth": ["native"], "chroma": ["native"],
+                  "options": ["default"]}}
+    for k, v in over.items():
+        if v is None:
+            m.pop(k, None)
+        else:
+            m[k] = v
+    return json.dumps(m)
+
+
+def y4m(header, frame_bytes=None, frames=1, raw=None):
+    if raw is not None:
+        return raw
+    body = b""
+    for _ in range(frames):
+        body += b"FRAME\n" + (b"\x10" * frame_bytes if frame_bytes else b"")
+    return header + b"\n" + body
+
+
+CELL = "float_motion/cpu-simd/flash64/8b/420/default"
+WAIVER = {"cells": CELL, "reason": "r", "issue": "i", "expires": "2027-01-01"}
+GATE = ["gate", "--quiet", "--filter", CELL]
+
+
+def record_line(**over):
+    r = {"id": CELL, "kind": "parity", "feature": "float_motion", "reference": "cpu", "twin": "cpu-simd",
+         "vector": "flash64", "bitdepth": 8, "chroma": "420", "option_set": "default", "status": "pass", "detail": "",
+         "tolerance": "exact", "values": 1, "mismatches": 0, "max_abs_diff": 0, "max_ulp": 0, "first_mismatch": None,
+         "seconds": 0.1, "device": "host", "required": False, "unexpected_pass": False, "waiver": ""}
+    r.update(over)
+    return json.dumps(r)
+
+
+def sums_of(tmp, bundle):
+    lines = ""
+    for name in ("cell.json", "frames.y4m"):
+        with open(os.path.join(tmp, bundle, name), "rb") as f:
+            lines += hashlib.sha256(f.read()).hexdigest() + "  " + name + "\n"
+    with open(os.path.join(tmp, bundle, "SHA256SUMS"), "w") as f:
+        f.write(lines)
+
+
+def edit_bundle(edit, resum=True):
+    """A setup that copies the reference bundle to b/, applies `edit(cell_dict, tmp)`, and (by
+    default) writes SHA256SUMS again so that the loader's field checks are what answers."""
+    def setup(tmp):
+        shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b"))
+        path = os.path.join(tmp, "b", "cell.json")
+        with open(path) as f:
+            cell = json.load(f)
+        out = edit(cell, tmp)
+        with open(path, "w") as f:
+            f.write(out if isinstance(out, str) else json.dumps(cell, indent=2))
+        if resum:
+            sums_of(tmp, "b")
+    return setup
+
+
+def replace_in_frames(old, new, resum=False):
+    def setup(tmp):
+        shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b"))
+        path = os.path.join(tmp, "b", "frames.y4m")
+        with open(path, "rb") as f:
+            data = f.read()
+        with open(path, "wb") as f:
+            f.write(data.replace(old, new, 1))
+        if resum:
+            sums_of(tmp, "b")
+    return setup
+
+
+def set_field(key, value):
+    def edit(cell, tmp):
+        if value is DELETE:
+            del cell[key]
+        else:
+            cell[key] = value
+    return edit
+
+
+DELETE = object()
+
+
+def still_char_device(path):
+    def check(tmp):
+        p = path if os.path.isabs(path) else os.path.join(tmp, path)
+        return None if stat.S_ISCHR(os.stat(p).st_mode) else f"{p} is no longer a character device"
+    return check
+
+
+def still_symlink(path):
+    def check(tmp):
+        return None if os.path.islink(os.path.join(tmp, path)) else f"{path} was replaced by a regular file"
+    return check
+
+
+def no_file(path):
+    def check(tmp):
+        return f"{path} was left behind" if os.path.exists(os.path.join(tmp, path)) else None
+    return check
+
+
+def lock_held(folder):
+    """Holds the report folder's lock as another run would, for the duration of the case."""
+    def setup(tmp):
+        os.makedirs(os.path.join(tmp, folder), exist_ok=True)
+        fd = os.open(os.path.join(tmp, folder, ".twinproof.lock"), os.O_RDWR | os.O_CREAT)
+        os.write(fd, b"4242\n")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        HELD.append(fd)
+    return setup
+
+
+HELD = []
+
+
+# ---------------------------------------------------------------------------------------------
+# The cases
+
+def cases():
+    out = []
+    add = out.append
+
+    # 1. Deep and large JSON: refused with the file named, never a stack overflow.
+    add(Case("calibration rows nested 100000 deep", GATE + ["--calibration", "{tmp}/t.json"], 2, "nested deeper than 64",
+             files={"t.json": '{"rows": ' + nested(100000) + "}"}))
+    add(Case("calibration places nested", GATE + ["--calibration", "{tmp}/t.json"], 2, "nested deeper",
+             files={"t.json": table([dict(CALIBRATION_ROW, mode="places", places=json.loads("0"))]).replace(
+                 '"places": 0', '"places": ' + nested(5000))}))
+    add(Case("matrix value 1000000 deep (--list)", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "m.json: json",
+             files={"m.json": '{"name": ' + nested(1000000) + "}"}))
+    add(Case("matrix object nesting 200000 deep", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "nested deeper",
+             files={"m.json": nested(200000, '{"a":', "}", "1")}))
+    add(Case("results.jsonl first_mismatch 100000 deep", ["report", "{tmp}/r"], 2, "nested deeper",
+             files={"r/results.jsonl": record_line().replace('"first_mismatch": null',
+                                                             '"first_mismatch": ' + nested(100000)) + "\n"}))
+    add(Case("bundle cell.json options deep", ["repro", "--bundle", "{tmp}/b"], 2, "nested deeper",
+             setup=edit_bundle(lambda c, t: json.dumps(c).replace('"options": {}', '"options": ' + nested(50000, '{"a":', "}", "1")))))
+    add(Case("golden options deep (goldens check)", ["goldens", "check", "--feature", "float_motion"], 2, "nested deeper",
+             data_root=True, setup=lambda tmp: write(tmp, "data/goldens/float_motion/tiny2.json",
+                                                      '{"feature": "float_motion", "vector": "tiny2", "cases": [{"options": '
+                                                      + nested(20000, '{"a":', "}", "1") + "}]}")))
+    add(Case("manifest nested", ["vectors", "list"], 2, "nested deeper", data_root=True,
+             setup=lambda tmp: write(tmp, "data/vectors/manifest.json", '{"vectors": ' + nested(100000) + "}")))
+    add(Case("calibration larger than the limit", GATE + ["--calibration", "{tmp}/t.json"], 2, "larger than",
+             setup=lambda tmp: sparse(tmp, "t.json", (64 << 20) + 10)))
+    add(Case("results.jsonl record longer than allowed", ["report", "{tmp}/r"], 2, "longer than allowed",
+             files={"r/results.jsonl": record_line(detail="x" * (2 << 20)) + "\n"}))
+    for depth in (65, 100, 1000):
+        add(Case(f"matrix nesting {depth}", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "nested deeper",
+                 files={"m.json": '{"name": "x", "about": ' + nested(depth) + "}"}))
+    add(Case("matrix nesting 60 is only an unknown key", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "unknown key",
+             files={"m.json": matrix().replace('"name"', '"about": ' + nested(60) + ', "name"')}))
+
+    # 2. Workers.
+    add(Case("-j 100000", GATE + ["-j", "100000"], 2, "at most 1024 workers"))
+    add(Case("goldens -j 100000", ["goldens", "check", "-j", "100000", "--filter", "tiny2/*"], 2, "at most 1024"))
+    add(Case("-j -1", GATE + ["-j", "-1"], 2, "not a plain whole number"))
+
+    # 3. Non-regular files.
+    add(Case("FIFO as a bundle's frames", ["repro", "--bundle", "{tmp}/b"], 2, "not a regular file", timeout=20,
+             setup=lambda tmp: (shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b")),
+                                os.remove(os.path.join(tmp, "b", "frames.y4m")),
+                                os.mkfifo(os.path.join(tmp, "b", "frames.y4m")))))
+    add(Case("FIFO as a bundle's cell.json", ["repro", "--bundle", "{tmp}/b"], 2, "not a regular file", timeout=20,
+             setup=lambda tmp: (shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b")),
+                                os.remove(os.path.join(tmp, "b", "cell.json")),
+                                os.mkfifo(os.path.join(tmp, "b", "cell.json")))))
+    add(Case("FIFO as the calibration table", GATE + ["--calibration", "{tmp}/fifo"], 2, "not a regular file", timeout=20,
+             setup=lambda tmp: os.mkfifo(os.path.join(tmp, "fifo"))))
+    add(Case("FIFO as the matrix", ["gate", "--list", "--matrix", "{tmp}/fifo"], 2, "not a regular file", timeout=20,
+             setup=lambda tmp: os.mkfifo(os.path.join(tmp, "fifo"))))
+    add(Case("FIFO as results.jsonl", ["report", "{tmp}/r"], 2, "not a regular file", timeout=20,
+             setup=lambda tmp: (os.makedirs(os.path.join(tmp, "r")), os.mkfifo(os.path.join(tmp, "r", "results.jsonl")))))
+    add(Case("bundle frames as a symlink out of the bundle", ["repro", "--bundle", "{tmp}/b"], 2, "not a regular file",
+             setup=lambda tmp: (shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b")),
+                                os.rename(os.path.join(tmp, "b", "frames.y4m"), os.path.join(tmp, "outside.y4m")),
+                                os.symlink(os.path.join(tmp, "outside.y4m"), os.path.join(tmp, "b", "frames.y4m")))))
+
+    # 4. A large calibration table loads in linear time.
+    add(Case("calibration table of 60000 rows", GATE + ["--calibration", "{tmp}/t.json", "--report-dir", "{tmp}/r"], 0,
+             "1 passed, 0 failed", timeout=30,
+             files={"t.json": table([CALIBRATION_ROW, MOTION_ROW] + [dict(CALIBRATION_ROW, metric=f"m{i}") for i in range(60000)])}))
+
+    # 5. Frame sizes claimed by headers.
+    big = b"YUV4MPEG2 W32768 H32768 F25:1 Ip A1:1 C444p16\nFRAME\n" + b"\0" * 80
+    add(Case("139-byte Y4M claiming 32768x32768 4:4:4 16-bit", ["score", "{tmp}/big.y4m"], 2, "big.y4m", files={"big.y4m": big}))
+    add(Case("Y4M claiming 32768x32768 4:2:0 8-bit", ["score", "{tmp}/big.y4m"], 2, "a frame may hold",
+             files={"big.y4m": b"YUV4MPEG2 W32768 H32768 C420jpeg\nFRAME\n" + b"\0" * 100}))
+    add(Case("Y4M claiming 16000x16000 with 10 bytes of frame", ["score", "{tmp}/big.y4m"], 2, "too small for one",
+             files={"big.y4m": b"YUV4MPEG2 W16000 H16000 C420jpeg\nFRAME\n" + b"\0" * 10}))
+    add(Case("raw input claiming 32768x32768", ["score", "{tmp}/x.yuv", "--width", "32768", "--height", "32768",
+                                                 "--pixfmt", "444", "--bitdepth", "16"], 2, "a frame may hold",
+             files={"x.yuv": b"\0" * 100}))
+    add(Case("Y4M from stdin claiming 32768x32768 16-bit", ["score", "-"], 2, "a frame may hold",
+             stdin=b"YUV4MPEG2 W32768 H32768 C444p16\nFRAME\n" + b"\0" * 64))
+    add(Case("Y4M from stdin cut inside a frame", ["score", "-"], 2, "truncated frame",
+             stdin=b"YUV4MPEG2 W64 H48 C420jpeg\nFRAME\n" + b"\0" * 1000))
+
+    # 6. Outputs that are not regular files are written through, never replaced.
+    add(Case("vectors make -O /dev/null", ["vectors", "make", "check_pan64x48", "-O", "/dev/null"], 0, "written to /dev/null",
+             check=still_char_device("/dev/null")))
+    add(Case("vectors make -O /dev/full", ["vectors", "make", "check_pan64x48", "-O", "/dev/full"], 2, "write failed",
+             check=still_char_device("/dev/full")))
+    add(Case("vectors make -O symlink", ["vectors", "make", "check_pan64x48", "-O", "{tmp}/link.yuv"], 0, "written to",
+             setup=lambda tmp: os.symlink(os.path.join(tmp, "target.yuv"), os.path.join(tmp, "link.yuv")),
+             check=still_symlink("link.yuv")))
+    add(Case("vectors make -O DIR", ["vectors", "make", "check_pan64x48", "-O", "{tmp}/d"], 2, "is a folder",
+             setup=lambda tmp: os.makedirs(os.path.join(tmp, "d")), check=no_file("d.part")))
+    add(Case("vectors make -O into a missing folder", ["vectors", "make", "check_pan64x48", "-O", "{tmp}/no/such/x.yuv"], 2,
+             "cannot create", check=no_file("no")))
+
+    # 7. Write errors.
+    add(Case("score >/dev/full", ["score", "vector:check_pan64x48"], 2, "cannot write", stdout="/dev/full"))
+    add(Case("score --json - >/dev/full", ["score", "vector:check_pan64x48", "--json", "-"], 2, "cannot write", stdout="/dev/full"))
+    add(Case("score with stdout closed", ["score", "vector:check_pan64x48"], 2, "cannot write", stdout="closed"))
+    add(Case("score --json /dev/full", ["score", "vector:check_pan64x48", "--json", "/dev/full"], 2, "cannot write"))
+    add(Case("vectors make -O - >/dev/full", ["vectors", "make", "check_pan64x48", "-O", "-"], 2, "write failed", stdout="/dev/full"))
+    add(Case("vectors list >/dev/full", ["vectors", "list"], 2, "cannot write", stdout="/dev/full"))
+    add(Case("gate --list >/dev/full", ["gate", "--list"], 2, "cannot write", stdout="/dev/full"))
+    add(Case("gate whose record cannot be written", GATE + ["--report-dir", "{tmp}/r"], 2, "cannot append the verdict",
+             setup=lambda tmp: (os.makedirs(os.path.join(tmp, "r")),
+                                os.symlink("/dev/full", os.path.join(tmp, "r", "results.jsonl")))))
+    add(Case("gate whose cell list cannot be written", GATE + ["--report-dir", "{tmp}/r"], 2, "cannot write the list",
+             setup=lambda tmp: (os.makedirs(os.path.join(tmp, "r")),
+                                os.symlink("/dev/full", os.path.join(tmp, "r", "cells.txt")))))
+    add(Case("goldens check --json /dev/full", ["goldens", "check", "--filter", "tiny2/*", "--json", "/dev/full"], 2, "cannot write"))
+    add(Case("bench --json /dev/full", ["bench", "--backends", "cpu", "--sizes", "32x16", "--frames", "2", "--reps", "1",
+                                        "--json", "/dev/full"], 2, "cannot write"))
+
+    # 8. One run per report folder.
+    add(Case("second gate into a locked report folder", GATE + ["--report-dir", "{tmp}/r"], 2, "pid 4242",
+             setup=lock_held("r")))
+    add(Case("report on a folder a gate is writing", ["report", "{tmp}/r"], 2, "another twinproof run",
+             files={"r/results.jsonl": record_line() + "\n"}, setup=lock_held("r")))
+    add(Case("merge into a folder a gate is writing", ["merge", "{tmp}/s", "--matrix", "{tmp}/m.json", "--out", "{tmp}/r"], 2,
+             "another twinproof run", files={"s/results.jsonl": record_line() + "\n", "m.json": matrix()}, setup=lock_held("r")))
+
+    # 9. --require.
+    for name, value in (("typo", "cuda-rowthred"), ("capitals", "CUDA"), ("empty", ""), ("space", " cuda"),
+                        ("a feature", "float_motion"), ("a glob", "cuda*")):
+        add(Case(f"--require {name}", GATE + ["--require", value], 2, "no such backend"))
+
+    # 10. Waivers and dates.
+    for today in ("0", "garbage", "2026-9-1", "2026-13-01", "2026-02-29", "2026-04-31", "20260901", "2026-09-01x", "-2026-09-01"):
+        add(Case(f"--today {today!r}", GATE + ["--today", today], 2, "--today"))
+    for expires in ("2027-13-45", "9999-99-99", "2027-02-30", "2027-1-1", "27-01-01", "2027/01/01", "", "tomorrow"):
+        add(Case(f"waiver expires {expires!r}", GATE + ["--calibration", "{tmp}/t.json"], 2, "expires",
+                 files={"t.json": table(waivers=[dict(WAIVER, expires=expires)])}))
+    add(Case("waiver expires as a number", GATE + ["--calibration", "{tmp}/t.json"], 2, "expires",
+             files={"t.json": table(waivers=[dict(WAIVER, expires=20270101)])}))
+    for glob in ("*", "float_motion/*", "float_motion/cpu-simd/*", "*/cpu-simd/*", "float_motion/cpu-simd/*/*/*/*"):
+        add(Case(f"waiver of every cell: {glob}", GATE + ["--calibration", "{tmp}/t.json"], 2, "waivers[0].cells",
+                 files={"t.json": table(waivers=[dict(WAIVER, cells=glob)])}))
+    add(Case("waiver matching more than its max_cells", GATE + ["--calibration", "{tmp}/t.json"], 2, "more than its max_cells 2",
+             files={"t.json": table(waivers=[dict(WAIVER, cells="float_motion/cpu-simd/pan*/*", max_cells=2)])}))
+    for bad in (0, -1, 1.5, "3", 10 ** 20):
+        add(Case(f"waiver max_cells {bad!r}", GATE + ["--calibration", "{tmp}/t.json"], 2, "max_cells",
+                 files={"t.json": table(waivers=[dict(WAIVER, max_cells=bad)])}))
+    add(Case("expired waiver fails its cell", GATE + ["--calibration", "{tmp}/t.json", "--today", "2027-01-02"], 1,
+             "0 passed, 1 failed", files={"t.json": table(waivers=[WAIVER])}))
+    add(Case("live waiver on a passing cell passes", GATE + ["--calibration", "{tmp}/t.json", "--today", "2027-01-01"], 0,
+             "1 passed, 0 failed", files={"t.json": table(waivers=[WAIVER])}))
+
+    # 11. places.
+    for places in (4294967300, 18446744073709551615, -1, 0, 16, -4294967292):
+        add(Case(f"places {places}", GATE + ["--calibration", "{tmp}/t.json"], 2, f"'{places}': places must be in [1, 15]",
+                 files={"t.json": table([dict(CALIBRATION_ROW, mode="places", places=places), MOTION_ROW])}))
+    for places in (4.5, "4", None, True):
+        add(Case(f"places {places!r}", GATE + ["--calibration", "{tmp}/t.json"], 2, "integer number of places",
+                 files={"t.json": table([dict(CALIBRATION_ROW, mode="places", places=places), MOTION_ROW])}))
+
+    # 12. Nothing checked is not a pass.
+    add(Case("gate --list matching no cell", ["gate", "--list", "--filter", "nomatch*"], 2, "no cell"))
+    add(Case("gate matching no cell", ["gate", "--filter", "nomatch*"], 2, "--allow-empty"))
+    add(Case("gate matching no cell, --allow-empty", ["gate", "--list", "--filter", "nomatch*", "--allow-empty"], 0, ""))
+    add(Case("goldens check --filter nomatch", ["goldens", "check", "--filter", "nomatch*"], 2, "no golden case"))
+    add(Case("goldens check --feature motion --filter nomatch", ["goldens", "check", "--feature", "motion", "--filter", "zz*"], 2,
+             "nothing was checked"))
+    for sizes in ("", ",,,", ","):
+        add(Case(f"bench --sizes {sizes!r}", ["bench", "--backends", "cpu", "--sizes", sizes], 2, "names no size"))
+    add(Case("bench --backends ,", ["bench", "--backends", ","], 2, "names no backend"))
+    add(Case("report on an empty results.jsonl", ["report", "{tmp}/r"], 2, "holds no verdict", files={"r/results.jsonl": ""}))
+    add(Case("report on a results.jsonl that is a folder", ["report", "{tmp}/r"], 2, "not a regular file",
+             setup=lambda tmp: os.makedirs(os.path.join(tmp, "r", "results.jsonl"))))
+    add(Case("report on a folder without results.jsonl", ["report", "{tmp}/r"], 2, "no such file",
+             setup=lambda tmp: os.makedirs(os.path.join(tmp, "r"))))
+    add(Case("report with a malformed complete last record", ["report", "{tmp}/r"], 2, "line 2",
+             files={"r/results.jsonl": record_line() + "\n" + '{"id": 1}\n'}))
+    add(Case("report with a malformed middle record", ["report", "{tmp}/r"], 2, "line 1",
+             files={"r/results.jsonl": '{"id"\n' + record_line() + "\n"}))
+    add(Case("report with an unknown status", ["report", "{tmp}/r"], 2, "unknown cell status",
+             files={"r/results.jsonl": record_line(status="passed") + "\n"}))
+    add(Case("report with an unknown kind", ["report", "{tmp}/r"], 2, "unknown cell kind",
+             files={"r/results.jsonl": record_line(kind="both") + "\n"}))
+    add(Case("report with a wrongly typed field", ["report", "{tmp}/r"], 2, "malformed record",
+             files={"r/results.jsonl": record_line(bitdepth="8") + "\n"}))
+    add(Case("report with a cut last record (interrupted) and a missing cell", ["report", "{tmp}/r"], 2, "without one",
+             files={"r/results.jsonl": record_line() + "\n" + record_line()[:40],
+                    "r/cells.txt": CELL + "\nfloat_motion/cpu-simd/flash64/8b/420/blend\n"}))
+    add(Case("report with a cut last record renders", ["report", "{tmp}/r"], 0, "1 verdicts rendered",
+             files={"r/results.jsonl": record_line() + "\n" + record_line()[:40], "r/cells.txt": CELL + "\n"}))
+
+    # 13. Strict parsing: keys, axes, numbers, Y4M tags.
+    add(Case("exclude with a misspelt axis", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "twn",
+             files={"m.json": matrix(exclude=[{"twn": "cuda*"}])}))
+    add(Case("include with a misspelt axis", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "unknown key",
+             files={"m.json": matrix(include=[{"vectr": "*"}])}))
+    add(Case("rule value a number", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "glob",
+             files={"m.json": matrix(exclude=[{"bitdepth": 8}])}))
+    add(Case("rule that is a string", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "a rule is a non-empty object",
+             files={"m.json": matrix(exclude=["cuda*"])}))
+    add(Case("empty rule", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "a rule is a non-empty object",
+             files={"m.json": matrix(exclude=[{}])}))
+    add(Case("rules not an array", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "rules are an array",
+             files={"m.json": matrix(include={"twin": "*"})}))
+    add(Case("unknown top-level matrix key", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "unknown key",
+             files={"m.json": matrix(axis={})}))
+    add(Case("unknown axis", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "unknown key",
+             files={"m.json": matrix(axes={"twin": ["cpu-simd"], "vector": ["flash64"], "bitdepth": ["native"],
+                                          "chroma": ["native"], "options": ["default"], "colour": ["x"]})}))
+    add(Case("unknown key in a feature block", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "features[0].exlude",
+             files={"m.json": json.dumps({"name": "x", "features": [dict(json.loads(matrix()), exlude=[])]}).replace('"name": "corpus", ', "")}))
+    add(Case("unknown key in the calibration table", GATE + ["--calibration", "{tmp}/t.json"], 2, "unknown key",
+             files={"t.json": table(waiver=[])}))
+    add(Case("unknown key in a calibration row", GATE + ["--calibration", "{tmp}/t.json"], 2, "rows[0].tolerance",
+             files={"t.json": table([dict(CALIBRATION_ROW, tolerance="exact"), MOTION_ROW])}))
+    add(Case("unknown key in a waiver", GATE + ["--calibration", "{tmp}/t.json"], 2, "waivers[0].expiry",
+             files={"t.json": table(waivers=[dict(WAIVER, expiry="2027-01-01")])}))
+    for flag, value, fragment in (("--width", "0x40", "plain whole number"), ("--width", " 64", "plain whole number"),
+                                  ("--width", "64 ", "plain whole number"), ("--width", "+64", "plain whole number"),
+                                  ("--width", "6.4e1", "plain whole number"), ("--width", "", "not a number"),
+                                  ("--height", "-48", "plain whole number"), ("--bitdepth", "0b1000", "plain whole number")):
+        add(Case(f"score {flag} {value!r}", ["score", "{tmp}/x.yuv", "--width", "64", "--height", "48", "--pixfmt", "420",
+                                             "--bitdepth", "8", flag, value], 2, fragment, files={"x.yuv": b"\0" * 4608}))
+    for value in (" 0", "0 ", "0x0", "-1", "1,,x", "0;1", "99999"):
+        add(Case(f"--devices {value!r}", GATE + ["--devices", value], 2, "--devices"))
+    for value in ("64x48junk", "64.9x48", "64x", "x48", "0x48", "64x-48", " 64x48", "64X48", "1e2x48", "9999999x1"):
+        add(Case(f"bench --sizes {value!r}", ["bench", "--backends", "cpu", "--sizes", value], 2, "is not WxH"))
+    for value in ("-5", "nan", "inf", "1e3", "0x10", "5s", "", "1..2"):
+        add(Case(f"--cell-timeout {value!r}", GATE + ["--cell-timeout", value], 2, "--cell-timeout"))
+    for value in ("1/0", "2/2", "a/b", "1", "-1/2", "1/2/3"):
+        add(Case(f"--shard {value!r}", GATE + ["--shard", value], 2, "--shard"))
+    for value in ("x", "-3", "2:1", "1:x"):
+        add(Case(f"score --frames {value!r}", ["score", "vector:check_pan64x48", "--frames", value], 2, "--frames"))
+    frame = 64 * 48 * 3 // 2
+    for tags, fragment in ((b"W32 H48 W64", "appears twice"), (b"W64 H48 C444 C420jpeg", "appears twice"),
+                           (b"W64 H48 H48", "appears twice"), (b"W64 H48 Ip Ip", "appears twice"),
+                           (b"W64 H48 F25:1 F30:1", "appears twice"), (b"W64 H48 A1:1 A2:1", "appears twice")):
+        add(Case(f"Y4M tags {tags.decode()}", ["score", "{tmp}/x.y4m"], 2, fragment,
+                 files={"x.y4m": y4m(b"YUV4MPEG2 " + tags, frame)}))
+    add(Case("Y4M repeated X tags are fine", ["score", "{tmp}/x.y4m"], 0, "float_motion",
+             files={"x.y4m": y4m(b"YUV4MPEG2 W64 H48 C420jpeg XYSCSS=420JPEG XCOLORRANGE=LIMITED", frame, 2)}))
+
+    # Y4M headers and frames (the readers were solid; these keep them so).
+    y4m_bad = [
+        (b"", "empty input"), (b"YUV4MPEG", "not a YUV4MPEG2"), (b"YUV4MPEG3 W64 H48\n", "not a YUV4MPEG2"),
+        (b"RIFF....WAVEfmt ", "not a YUV4MPEG2"), (b"YUV4MPEG2 H48\nFRAME\n", "no width"), (b"YUV4MPEG2 W64\nFRAME\n", "no height"),
+        (b"YUV4MPEG2 W0 H48\nFRAME\n", "at least 1"), (b"YUV4MPEG2 W-64 H48\nFRAME\n", "at least 1"),
+        (b"YUV4MPEG2 W64x H48\nFRAME\n", "not an integer"), (b"YUV4MPEG2 W H48\nFRAME\n", "not an integer"),
+        (b"YUV4MPEG2 W99999999999999999999 H48\nFRAME\n", "not an integer"), (b"YUV4MPEG2 W40000 H48\nFRAME\n", "exceeds"),
+        (b"YUV4MPEG2 W64 H48 It\nFRAME\n", "interlaced"), (b"YUV4MPEG2 W64 H48 Cfoo\nFRAME\n", "unknown colour space"),
+        (b"YUV4MPEG2 W64 H48 C444alpha\nFRAME\n", "alpha"), (b"YUV4MPEG2 W64 H48 C420p14\nFRAME\n", "unknown colour space"),
+        (b"YUV4MPEG2 W64 H48 C420jpeg", "truncated"), (b"YUV4MPEG2 W64 H48 C420jpeg\n", "no frame"),
+        (b"YUV4MPEG2 W64 H48 C420jpeg\nFRAM", "too small"), (b"YUV4MPEG2 W64 H48 C420jpeg\nFRAME\n" + b"\0" * 100, "too small"),
+        (b"YUV4MPEG2 W64 H48 C420jpeg\nFRAMEX\n" + b"\0" * frame, "expected 'FRAME'"),
+        (b"YUV4MPEG2 W64 H48 C420jpeg\nframe\n" + b"\0" * frame, "expected 'FRAME'"),
+        (b"YUV4MPEG2 W64 H48 C420jpeg\nFRAME\n" + b"\0" * frame + b"FRAME\n" + b"\0" * 10, "truncated frame"),
+        (b"YUV4MPEG2 W64 H48 C420jpeg\nFRAME\n" + b"\0" * (frame + 3), "ends inside a header line"),
+        (b"YUV4MPEG2 W1 H1 C420jpeg\nFRAME\n\0\0\0", "chroma"),
+        (b"YUV4MPEG2 " + b"X" * 5000 + b"\n", "longer than"),
+        (b"YUV4MPEG2 W64 H48 C420p10\nFRAME\n" + b"\xff" * (frame * 2), "exceeds the 10-bit maximum"),
+        (b"YUV4MPEG2 W64 H48 C\x00420\nFRAME\n", "unknown colour space"),
+        (b"YUV4MPEG2 W64\rH48\nFRAME\n", "not an integer"),
+        (b"YUV4MPEG2 W64 H48\nFRAME\n" + b"\0" * (frame - 1), "too small for one"),
+    ]
+    for i, (data, fragment) in enumerate(y4m_bad):
+        add(Case(f"Y4M #{i}: {fragment}", ["score", "{tmp}/x.y4m"], 2, fragment, files={"x.y4m": data}))
+    raw_bad = [
+        (["--width", "64", "--height", "48", "--pixfmt", "420", "--bitdepth", "8"], b"\0" * 100, "not a whole number"),
+        (["--width", "64", "--height", "48", "--pixfmt", "420", "--bitdepth", "8"], b"", "empty"),
+        (["--width", "64", "--height", "48", "--pixfmt", "420", "--bitdepth", "9"], b"\0" * 4608, "bit depth"),
+        (["--width", "64", "--height", "48", "--pixfmt", "411", "--bitdepth", "8"], b"\0" * 4608, "pixfmt"),
+        (["--width", "64", "--height", "48", "--pixfmt", "420", "--bitdepth", "10"], b"\xff" * 9216, "exceeds the 10-bit maximum"),
+        (["--width", "64", "--pixfmt", "420", "--bitdepth", "8"], b"\0" * 4608, "height"),
+        (["--width", "40000", "--height", "48", "--pixfmt", "420", "--bitdepth", "8"], b"\0" * 4608, "width"),
+        (["--width", "0", "--height", "48", "--pixfmt", "420", "--bitdepth", "8"], b"\0" * 4608, "width"),
+    ]
+    for i, (flags, data, fragment) in enumerate(raw_bad):
+        add(Case(f"raw #{i}: {fragment}", ["score", "{tmp}/x.yuv"] + flags, 2, fragment, files={"x.yuv": data}))
+    add(Case("score a folder", ["score", "{tmp}"], 2, "is a directory"))
+    add(Case("score a missing file", ["score", "{tmp}/nope.y4m"], 2, "nope.y4m"))
+    add(Case("score a missing raw file", ["score", "{tmp}/nope.yuv"], 2, "--width"))
+    add(Case("score vector:unknown", ["score", "vector:nope"], 2, "nope"))
+
+    # 14. Repro bundles: tampering, validation, confinement.
+    add(Case("bundle replays", ["repro", "--bundle", "{tmp}/b"], 0, "equal bit for bit",
+             setup=lambda tmp: shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b"))))
+    add(Case("bundle header W/H swapped", ["repro", "--bundle", "{tmp}/b"], 2, "modified after it was written",
+             setup=replace_in_frames(b"W64 H36", b"W36 H64")))
+    add(Case("bundle header W/H swapped, sums rewritten", ["repro", "--bundle", "{tmp}/b"], 2, "cell.json says 64x36",
+             setup=replace_in_frames(b"W64 H36", b"W36 H64", resum=True)))
+    add(Case("bundle sample flipped", ["repro", "--bundle", "{tmp}/b"], 2, "modified after it was written",
+             setup=replace_in_frames(b"FRAME\n", b"FRAME\n\x01")))
+    add(Case("bundle cell.json edited", ["repro", "--bundle", "{tmp}/b"], 2, "cell.json",
+             setup=edit_bundle(set_field("first_label", 1), resum=False)))
+    add(Case("bundle without SHA256SUMS", ["repro", "--bundle", "{tmp}/b"], 2, "SHA256SUMS",
+             setup=lambda tmp: (shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b")),
+                                os.remove(os.path.join(tmp, "b", "SHA256SUMS")))))
+    add(Case("bundle SHA256SUMS garbage", ["repro", "--bundle", "{tmp}/b"], 2, "64 hex digits",
+             setup=lambda tmp: (shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b")),
+                                write(tmp, "b/SHA256SUMS", "nonsense\n"))))
+    add(Case("bundle SHA256SUMS without frames", ["repro", "--bundle", "{tmp}/b"], 2, "frames.y4m",
+             setup=lambda tmp: (shutil.copytree(os.path.join(ROOT_TMP, "bundle"), os.path.join(tmp, "b")),
+                                write(tmp, "b/SHA256SUMS", open(os.path.join(tmp, "b", "SHA256SUMS")).read().splitlines()[0] + "\n"))))
+    bundle_fields = [
+        ("twin", "nope", "no such backend"), ("twin", 5, "must be a string"), ("reference", "cuda-nope", "no such backend"),
+        ("feature", "float_vif", "no such feature"), ("feature", "../x", "no such feature"),
+        ("chroma", "xyz", "chroma is"),
+        ("bitdepth", 9, "bit depths"), ("bitdepth", "8", "whole number"), ("bitdepth", -8, "whole number"),
+        ("kind", "both", "parity or regression"), ("kind", 1, "must be a string"),
+        ("first_label", 1.5, "whole number"), ("first_label", -1, "whole number"), ("first_label", "0", "whole number"),
+        ("first_label", 2 ** 40, "whole number"),
+        ("frames", 0, "whole number"), ("frames", 2.0, "whole number"), ("frames", 99, "frames"),
+        ("frames_sha256", "00", "64 lowercase hex"), ("frames_sha256", "0" * 64, "do not hash to the pinned"),
+        ("width", 36, "cell.json says 36x36"), ("height", 0, "whole number"), ("width", "64", "whole number"),
+        ("vector", "../../../../tmp/x", "plain name"), ("vector", "/etc/passwd", "plain name"), ("vector", ".hidden", "plain name"),
+        ("vector", "", "plain name"), ("option_set", "a/b", "plain name"), ("option_set", "..", "plain name"),
+        ("id", "float_motion/cpu-simd/other/8b/420/default", "does not match"), ("id", None, "must be a string"),
+        ("options", [], "options must be an object"), ("options", {"motion_add_uv": True}, "option values are strings"),
+        ("options", {"bogus_option": "1"}, "bogus_option"),
+        ("with_mutants", "yes", "true or false"), ("extra", 1, "unknown key"),
+        ("twin", DELETE, "(missing)"), ("golden", DELETE, "(missing)"), ("frames_sha256", DELETE, "(missing)"),
+    ]
+    for key, value, fragment in bundle_fields:
+        add(Case(f"bundle {key}={value if value is not DELETE else 'deleted'!r}", ["repro", "--bundle", "{tmp}/b"], 2, fragment,
+                 setup=edit_bundle(set_field(key, value))))
+    add(Case("bundle chroma unlike its frames", ["repro", "--bundle", "{tmp}/b"], 2, "cell.json says 64x36 8-bit 4:4:4",
+             setup=edit_bundle(lambda c, t: c.update(chroma="444", id=CELL.replace("/420/", "/444/")))))
+    add(Case("bundle bit depth unlike its frames", ["repro", "--bundle", "{tmp}/b"], 2, "cell.json says 64x36 12-bit",
+             setup=edit_bundle(lambda c, t: c.update(bitdepth=12, id=CELL.replace("/8b/", "/12b/")))))
+    add(Case("bundle regression cell with a golden outside its vector", ["repro", "--bundle", "{tmp}/b"], 2, "golden",
+             setup=edit_bundle(lambda c, t: c.update(kind="regression", twin="cpu", golden="../x/default",
+                                                     id="float_motion/cpu/flash64/8b/420/default"))))
+    add(Case("bundle cell.json not an object", ["repro", "--bundle", "{tmp}/b"], 2, "a JSON object",
+             setup=edit_bundle(lambda c, t: "[1, 2]")))
+    add(Case("bundle cell.json not JSON", ["repro", "--bundle", "{tmp}/b"], 2, "not valid JSON",
+             setup=edit_bundle(lambda c, t: "{'id': 1}")))
+    add(Case("bundle that is a file", ["repro", "--bundle", "{tmp}/f"], 2, "not a folder", files={"f": "x"}))
+    add(Case("bundle that is missing", ["repro", "--bundle", "{tmp}/nope"], 2, "not a folder"))
+    add(Case("repro of a regression cell writes its bundle", ["repro", "float_motion/cpu/flash64/8b/420/default", "--bundle",
+                                                              "{tmp}/rb"], 0, "bundle:",
+             check=lambda tmp: None if os.path.isfile(os.path.join(tmp, "rb", "SHA256SUMS")) else "no bundle written"))
+    add(Case("repro --bundle onto a file", ["repro", CELL, "--bundle", "{tmp}/f"], 2, "not a folder", files={"f": "x"}))
+
+    # 15. Messages: library text never leaks, control bytes are escaped.
+    add(Case("matrix that is an array", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "a matrix is a JSON object",
+             files={"m.json": "[1, 2, 3]"}))
+    add(Case("matrix name a number", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "m.json: json",
+             files={"m.json": matrix(name=123)}))
+    add(Case("matrix feature a number", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "m.json",
+             files={"m.json": matrix(feature=5)}))
+    add(Case("matrix axes a string", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "axes is an object",
+             files={"m.json": matrix(axes="all")}))
+    add(Case("matrix option_sets an array", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "option_sets is an object",
+             files={"m.json": matrix(option_sets=[])}))
+    add(Case("matrix option set name with a newline", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "\\x0a",
+             files={"m.json": matrix(option_sets={"a\nb": {}}, axes={"twin": ["cpu-simd"], "vector": ["flash64"], "bitdepth": ["native"],
+                                                                     "chroma": ["native"], "options": ["a\nb"]})}))
+    add(Case("matrix name with a carriage return", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "\\x0d",
+             files={"m.json": matrix(name="a\rb")}))
+    add(Case("matrix not JSON", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "not valid JSON", files={"m.json": "{name: x}"}))
+    add(Case("matrix empty file", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "not valid JSON", files={"m.json": ""}))
+    add(Case("matrix unknown feature", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "no such feature",
+             files={"m.json": matrix(feature="float_vif")}))
+    add(Case("matrix unknown vector", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "nope",
+             files={"m.json": matrix(axes={"twin": ["cpu-simd"], "vector": ["nope"], "bitdepth": ["native"],
+                                          "chroma": ["native"], "options": ["default"]})}))
+    add(Case("matrix bit depth 9", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "bit depths are",
+             files={"m.json": matrix(axes={"twin": ["cpu-simd"], "vector": ["flash64"], "bitdepth": ["9"],
+                                          "chroma": ["native"], "options": ["default"]})}))
+    add(Case("matrix option value a number", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "option values are strings",
+             files={"m.json": matrix(option_sets={"default": {"motion_add_uv": 1}})}))
+    add(Case("calibration that is a folder", GATE + ["--calibration", "{tmp}"], 2, "is a directory"))
+    add(Case("calibration missing", GATE + ["--calibration", "{tmp}/nope.json"], 2, "no such file"))
+    add(Case("calibration that is an array", GATE + ["--calibration", "{tmp}/t.json"], 2, "a JSON object", files={"t.json": "[]"}))
+    add(Case("calibration rows empty", GATE + ["--calibration", "{tmp}/t.json"], 2, "non-empty array", files={"t.json": table([])}))
+    add(Case("calibration row a number", GATE + ["--calibration", "{tmp}/t.json"], 2, "a row is an object",
+             files={"t.json": table([5])}))
+    add(Case("calibration row without reason", GATE + ["--calibration", "{tmp}/t.json"], 2, "reason",
+             files={"t.json": table([{k: v for k, v in CALIBRATION_ROW.items() if k != "reason"}, MOTION_ROW])}))
+    add(Case("calibration row mode fuzzy", GATE + ["--calibration", "{tmp}/t.json"], 2, "mode is",
+             files={"t.json": table([dict(CALIBRATION_ROW, mode="fuzzy"), MOTION_ROW])}))
+    add(Case("calibration duplicate key", GATE + ["--calibration", "{tmp}/t.json"], 2, "same key as rows[0]",
+             files={"t.json": table([CALIBRATION_ROW, CALIBRATION_ROW, MOTION_ROW])}))
+    add(Case("calibration without the twin's row", GATE + ["--calibration", "{tmp}/t.json"], 2, "fails closed",
+             files={"t.json": table([MOTION_ROW])}))
+    add(Case("calibration waivers an object", GATE + ["--calibration", "{tmp}/t.json"], 2, "waivers is an array",
+             files={"t.json": table(waivers={})}))
+    add(Case("calibration under /proc", GATE + ["--calibration", "/proc/self/status"], 2, "not valid JSON"))
+    add(Case("--report-dir that is a file", GATE + ["--report-dir", "{tmp}/f"], 2, "not a folder", files={"f": "x"}))
+    add(Case("--report-dir under /proc", GATE + ["--report-dir", "/proc/self/x"], 2, "cannot create the folder"))
+    add(Case("merge --out that is a file", ["merge", "{tmp}/s", "--matrix", "{tmp}/m.json", "--out", "{tmp}/f"], 2, "not a folder",
+             files={"s/results.jsonl": record_line() + "\n", "m.json": matrix(), "f": "x"}))
+    add(Case("file name with a newline", ["score", "{tmp}/a\nb.y4m"], 2, "a\\x0ab.y4m"))
+    add(Case("file name with an escape sequence", ["score", "{tmp}/\x1b[31mred.y4m"], 2, "\\x1b[31mred"))
+    add(Case("Y4M header with an escape sequence", ["score", "{tmp}/x.y4m"], 2, "\\x1b",
+             files={"x.y4m": b"YUV4MPEG2 W64 H48 C\x1b[2J\nFRAME\n"}))
+    add(Case("filter with control bytes", ["gate", "--list", "--filter", "a\rb"], 2, "a\\x0db"))
+    add(Case("score --feature float_vif", ["score", "vector:check_pan64x48", "--feature", "float_vif"], 2, "known: float_motion"))
+    add(Case("score --backend nope", ["score", "vector:check_pan64x48", "--backend", "nope"], 2, "known: cpu"))
+    add(Case("score --option without =", ["score", "vector:check_pan64x48", "--option", "motion_add_uv"], 2, "NAME=VALUE"))
+    add(Case("score unknown option", ["score", "vector:check_pan64x48", "--option", "x=1"], 2, "x"))
+    add(Case("unknown subcommand", ["frobnicate"], 2, "unknown command 'frobnicate'"))
+    add(Case("unknown subcommand lists the real ones", ["gat"], 2, "gate"))
+    add(Case("golden not an object", ["goldens", "check", "--feature", "float_motion"], 2, "a golden file is a JSON object",
+             data_root=True, setup=lambda tmp: write(tmp, "data/goldens/float_motion/tiny2.json", "[]")))
+    add(Case("golden column of the wrong length", ["goldens", "check", "--feature", "float_motion"], 2, "expected 1 values",
+             data_root=True, setup=lambda tmp: write(tmp, "data/goldens/float_motion/tiny2.json", json.dumps(
+                 {"feature": "float_motion", "vector": "tiny2", "provenance": {"kind": "x"},
+                  "cases": [{"id": "tiny2/default", "options": {}, "frames": 1, "motion2": [5]}]}))))
+    add(Case("golden cases a string", ["goldens", "check", "--feature", "float_motion"], 2, "tiny2.json",
+             data_root=True, setup=lambda tmp: write(tmp, "data/goldens/float_motion/tiny2.json", json.dumps(
+                 {"feature": "float_motion", "vector": "tiny2", "provenance": {"kind": "x"}, "cases": "all"}))))
+
+    # 16. Shards, merges, cache.
+    add(Case("merge into one of its shards", ["merge", "{tmp}/s", "--matrix", "{tmp}/m.json", "--out", "{tmp}/s"], 2,
+             "is one of the shards", files={"s/results.jsonl": record_line() + "\n", "m.json": matrix()}))
+    add(Case("merge with a missing cell names every shard", ["merge", "{tmp}/s0", "{tmp}/s1", "--matrix", "{tmp}/m.json",
+                                                            "--out", "{tmp}/o"], 2, "s0, ",
+             files={"s0/results.jsonl": record_line() + "\n", "s1/results.jsonl": "",
+                    "m.json": matrix(option_sets={"default": {}, "uv": {"motion_add_uv": "true"}},
+                                     axes={"twin": ["cpu-simd"], "vector": ["flash64"], "bitdepth": ["native"],
+                                           "chroma": ["native"], "options": ["default", "uv"]})}))
+    add(Case("merge with a duplicated cell", ["merge", "{tmp}/s0", "{tmp}/s1", "--matrix", "{tmp}/m.json", "--out", "{tmp}/o"], 2,
+             "duplicated", files={"s0/results.jsonl": record_line() + "\n", "s1/results.jsonl": record_line() + "\n",
+                                  "m.json": matrix()}))
+    add(Case("merge then report on the merged folder", ["merge", "{tmp}/s", "--matrix", "{tmp}/m.json", "--out", "{tmp}/o"], 0,
+             "merged 1 cells", files={"s/results.jsonl": record_line() + "\n", "m.json": matrix()},
+             check=lambda tmp: run_check(tmp, ["report", os.path.join(tmp, "o")], 0)))
+    add(Case("bench --backends cuda without a device", ["bench", "--backends", "cuda", "--sizes", "32x16"], 2, "'cuda'",
+             unless=lambda: "this machine has an NVIDIA device" if os.path.exists("/dev/nvidia0") else None))
+    add(Case("corrupt cached vector is named", ["score", "vector:city720x405"], 2, "city720x405",
+             env={"TWINPROOF_CACHE": "{tmp}/cache"},
+             setup=lambda tmp: write(tmp, "cache/vectors/city720x405.yuv", b"\0" * (720 * 405 * 3 // 2) * 2)))
+    return out
+
+
+def write(tmp, rel, data):
+    path = os.path.join(tmp, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+
+
+def sparse(tmp, rel, size):
+    with open(os.path.join(tmp, rel), "wb") as f:
+        f.truncate(size)
+
+
+def run_check(tmp, args, rc):
+    p = subprocess.run([BIN] + args, capture_output=True, timeout=60, env=ENV)
+    return None if p.returncode == rc else f"{' '.join(args)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-300:]}"
+
+
+# ---------------------------------------------------------------------------------------------
+
+def run_case(case, tmp):
+    for rel, data in case.files.items():
+        write(tmp, rel, data(tmp) if callable(data) else data)
+    if case.setup:
+        case.setup(tmp)
+    env = dict(ENV)
+    if case.data_root:
+        data = os.path.join(tmp, "data")
+        for part in ("ci", "goldens", "vectors"):
+            if not os.path.exists(os.path.join(data, part)):
+                shutil.copytree(os.path.join(SOURCE, part), os.path.join(data, part), dirs_exist_ok=True)
+        env["TWINPROOF_DATA"] = data
+    for k, v in case.env.items():
+        env[k] = v.replace("{tmp}", tmp)
+    args = [BIN] + [a.replace("{tmp}", tmp) for a in case.args]
+    stdout = subprocess.PIPE
+    close_fds = ()
+    if case.stdout == "closed":
+        stdout = subprocess.DEVNULL  # replaced below: the child's fd 1 is closed before exec
+    elif case.stdout:
+        stdout = open(case.stdout, "wb")
+    preexec = (lambda: os.close(1)) if case.stdout == "closed" else None
+    start = time.monotonic()
+    try:
+        p = subprocess.run(args, stdout=stdout, stderr=subprocess.PIPE, timeout=case.timeout, env=env, preexec_fn=preexec,
+                           **({"input": case.stdin} if case.stdin is not None else {"stdin": subprocess.DEVNULL}))
+    except subprocess.TimeoutExpired:
+        return f"hung: no answer within {case.timeout}s"
+    finally:
+        for fd in HELD:
+            os.close(fd)
+        HELD.clear()
+    seconds = time.monotonic() - start
+    out = (p.stdout or b"").decode(errors="replace") if stdout == subprocess.PIPE else ""
+    err = p.stderr.decode(errors="replace")
+    text = out + err
+    if p.returncode < 0:
+        return f"killed by signal {-p.returncode}: {err[-400:]}"
+    for mark in CRASH_MARKS:
+        if mark in text:
+            return f"crash marker {mark!r}: {text[-600:]}"
+    if p.returncode != case.rc:
+        return f"exit {p.returncode}, expected {case.rc}: {text[-600:]}"
+    if case.message.replace("{tmp}", tmp) not in text:
+        return f"message lacks {case.message!r}: {text[-600:]}"
+    if case.check:
+        problem = case.check(tmp)
+        if problem:
+            return problem
+    return None
+
+
+def main():
+    global BIN, SOURCE, ENV, ROOT_TMP
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    BIN, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    only = sys.argv[sys.argv.index("--filter") + 1] if "--filter" in sys.argv else None
+    all_cases = cases()
+    if "--list" in sys.argv:
+        for c in all_cases:
+            print(c.name.replace("\n", "\\n"))
+        return 0
+    ENV = {k: v for k, v in os.environ.items() if k not in ("TWINPROOF_DATA", "GTEST_SHARD_INDEX", "GTEST_TOTAL_SHARDS")}
+    ENV["TWINPROOF_DATA"] = SOURCE
+    ENV.setdefault("ASAN_OPTIONS", "detect_leaks=0")
+    root = tempfile.mkdtemp(prefix="twinproof-corpus-")
+    ROOT_TMP = root
+    failures = []
+    try:
+        # The reference bundle every bundle case starts from.
+        bundle = os.path.join(root, "bundle")
+        p = subprocess.run([BIN, "repro", CELL, "--bundle", bundle], capture_output=True, env=ENV, timeout=120)
+        if p.returncode != 0:
+            print(f"corpus: cannot write the reference bundle: {p.stderr.decode(errors='replace')}", file=sys.stderr)
+            return 1
+        ran = 0
+        for i, case in enumerate(all_cases):
+            if only and only not in case.name:
+                continue
+            reason = case.unless() if case.unless else None
+            if reason:
+                print(f"skip {case.name}: {reason}")
+                continue
+            tmp = os.path.join(root, f"case{i}")
+            os.makedirs(tmp)
+            problem = run_case(case, tmp)
+            ran += 1
+            name = case.name.replace("\n", "\\n").replace("\r", "\\r").replace("\x1b", "\\x1b")
+            if problem:
+                failures.append(name)
+                print(f"FAIL {name}: {problem}")
+            else:
+                print(f"ok   {name}")
+            shutil.rmtree(tmp, ignore_errors=True)
+        print(f"corpus: {ran} cases, {ran - len(failures)} answered as expected, {len(failures)} not")
+        if ran == 0:
+            print("corpus: no case ran", file=sys.stderr)
+            return 2
+        return 1 if failures else 0
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
