@@ -1,5 +1,6 @@
 #include "harness/json_file.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -11,20 +12,37 @@ using nlohmann::json;
 
 namespace {
 
-struct TooDeep {};
+// The deepest nesting of arrays and objects in `text`, found by one pass over its brackets outside
+// strings, stopping past `limit`. (nlohmann's callback parser could check depth as it goes, but it
+// rescans a container at each element's end: quadratic in an array of objects.)
+int nesting_depth(std::string_view text, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
 
 json parse_bounded(std::string_view text, const std::string& file, const std::string& field) {
-  // The callback sees every value with its depth before it is stored: deeper than the limit
-  // ends the parse at once.
-  const json::parser_callback_t bound = [](int depth, json::parse_event_t, json&) {
-    if (depth > kMaxJsonDepth) throw TooDeep{};
-    return true;
-  };
-  try {
-    return json::parse(text.begin(), text.end(), bound);
-  } catch (const TooDeep&) {
+  if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
     throw InputError(file, field, fmt::format("depth > {}", kMaxJsonDepth),
                      fmt::format("nested deeper than {} levels: not a file of this project", kMaxJsonDepth));
+  try {
+    return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     throw InputError(file, field, fmt::format("byte {}", e.byte), "not valid JSON: " + json_fault_text(e));
   }

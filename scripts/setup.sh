@@ -8,6 +8,8 @@ packages=(
   libboost-test-dev nlohmann-json3-dev libcli11-dev libyuv-dev libssl-dev libpugixml-dev libfmt-dev
   libjpeg-dev   # static links of libyuv (GPU bundles) need libjpeg.a for its MJPEG objects
   ffmpeg        # decodes the real-content vectors
+  python3       # runs the bad-input corpus (tests/hostile/corpus.py)
+  clang libclang-rt-14-dev   # libFuzzer and its sanitizers for the fuzz targets (scripts/fuzz.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -132,7 +132,8 @@ RecipeSource::FillFn pan(const VectorSpec& v) {
   const Chroma chroma = v.fmt.chroma;
   return [=](Frame& f, unsigned t) {
     for (int p = 0; p < f.format().planes(); ++p) {
-      const auto [sx, sy] = subsampling(chroma, p);
+      const std::pair<int, int> sub = subsampling(chroma, p);
+      const int sx = sub.first, sy = sub.second;  // named variables: lambdas capture them in C++17 compilers too
       fill_plane(f, p, [&](std::uint64_t x, std::uint64_t y) {
         std::uint32_t s = (*field)[(y * sy + t * dy) * fw + (x * sx + t * dx)];
         if (p == 2) s = 255 - s;

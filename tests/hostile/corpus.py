@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import fcntl
+import resource
 import time
 
 CRASH_MARKS = ("internal error", "terminate called", "AddressSanitizer", "runtime error:", "LeakSanitizer",
@@ -24,7 +25,7 @@ CRASH_MARKS = ("internal error", "terminate called", "AddressSanitizer", "runtim
 
 class Case:
     def __init__(self, name, args, rc, message, files=None, stdout=None, env=None, check=None, timeout=60,
-                 setup=None, data_root=False, stdin=None, unless=None):
+                 setup=None, data_root=False, stdin=None, unless=None, address_space=None):
         self.name, self.args, self.rc, self.message = name, args, rc, message
         self.files = files or {}          # relative path -> bytes | str | callable(tmp) -> bytes
         self.stdout = stdout              # None (captured), a path to open for writing, or "closed"
@@ -35,6 +36,7 @@ class Case:
         self.data_root = data_root        # run against a private copy of the project's data
         self.stdin = stdin                # bytes for standard input
         self.unless = unless              # callable() -> reason to skip the case on this machine
+        self.address_space = address_space  # bytes of virtual memory the process may map (RLIMIT_AS)
 
 
 def nested(depth, open_="[", close="]", inner="0"):
@@ -218,6 +220,11 @@ def cases():
     add(Case("-j 100000", GATE + ["-j", "100000"], 2, "at most 1024 workers"))
     add(Case("goldens -j 100000", ["goldens", "check", "-j", "100000", "--filter", "tiny2/*"], 2, "at most 1024"))
     add(Case("-j -1", GATE + ["-j", "-1"], 2, "not a plain whole number"))
+    # Threads that the system refuses (here: 8 MiB stacks in a 640 MiB address space; root
+    # ignores process-count limits) end the run with an error, not std::terminate.
+    add(Case("-j 1000 where threads cannot start", ["gate", "--quiet", "--matrix", "{sweep}", "--filter",
+                                                    "float_motion/cpu-simd/flash64/*", "-j", "1000"], 2,
+             "cannot start worker thread", address_space=640 << 20, unless=sanitizer_build))
 
     # 3. Non-regular files.
     add(Case("FIFO as a bundle's frames", ["repro", "--bundle", "{tmp}/b"], 2, "not a regular file", timeout=20,
@@ -608,6 +615,12 @@ def cases():
     return out
 
 
+def sanitizer_build():
+    """AddressSanitizer reserves terabytes of address space: an RLIMIT_AS case cannot run under it."""
+    libs = subprocess.run(["ldd", BIN], capture_output=True, text=True).stdout
+    return "a sanitizer build" if "libasan" in libs or "libubsan" in libs else None
+
+
 def write(tmp, rel, data):
     path = os.path.join(tmp, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -641,14 +654,19 @@ def run_case(case, tmp):
         env["TWINPROOF_DATA"] = data
     for k, v in case.env.items():
         env[k] = v.replace("{tmp}", tmp)
-    args = [BIN] + [a.replace("{tmp}", tmp) for a in case.args]
+    args = [BIN] + [a.replace("{tmp}", tmp).replace("{sweep}", os.path.join(SOURCE, "ci", "matrices", "sweep.json"))
+                    for a in case.args]
     stdout = subprocess.PIPE
     close_fds = ()
     if case.stdout == "closed":
         stdout = subprocess.DEVNULL  # replaced below: the child's fd 1 is closed before exec
     elif case.stdout:
         stdout = open(case.stdout, "wb")
-    preexec = (lambda: os.close(1)) if case.stdout == "closed" else None
+    def preexec():
+        if case.stdout == "closed":
+            os.close(1)
+        if case.address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (case.address_space, case.address_space))
     start = time.monotonic()
     try:
         p = subprocess.run(args, stdout=stdout, stderr=subprocess.PIPE, timeout=case.timeout, env=env, preexec_fn=preexec,

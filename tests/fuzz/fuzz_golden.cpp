@@ -1,0 +1,15 @@
+// Golden files: cases, hex-float columns, refusals, options.
+#include "harness/goldens.hpp"
+#include "tests/fuzz/fuzz_input.hpp"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  twinproof::fuzz::use_project_data();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace twinproof;
+  const auto file = fuzz::write_input("golden.json", data, size);
+  fuzz::expect_refusal_or_success([&] { (void)load_golden_file(file); });
+  return 0;
+}

@@ -1,0 +1,17 @@
+// Matrix files: parsed with the project's limits, then expanded against the project's manifest
+// and goldens.
+#include "harness/json_file.hpp"
+#include "harness/matrix.hpp"
+#include "tests/fuzz/fuzz_input.hpp"
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  twinproof::fuzz::use_project_data();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace twinproof;
+  const auto file = fuzz::write_input("matrix.json", data, size);
+  fuzz::expect_refusal_or_success([&] { (void)load_matrix(file); });
+  return 0;
+}
