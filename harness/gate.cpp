@@ -19,6 +19,7 @@
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
 #include "harness/goldens.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/parallel.hpp"
 #include "harness/paths.hpp"
 #include "harness/report.hpp"
@@ -88,10 +89,11 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
     auto src = open_vector(m.variant(cell.vector, cell.bitdepth, cell.chroma), m);
     auto ex = make_extractor(b, ctx);
     RunOptions run;
-    if (timeout_s > 0)
-      run.after_frame = [&](unsigned frame, const Extractor&) {
-        if (since(t0) > timeout_s) throw TimeoutError(fmt::format("exceeded --cell-timeout {}s at frame {}", timeout_s, frame));
-      };
+    run.after_frame = [&](unsigned frame, const Extractor&) {
+      if (const int sig = interrupt_signal()) throw Interrupted{sig};
+      if (timeout_s > 0 && since(t0) > timeout_s)
+        throw TimeoutError(fmt::format("exceeded --cell-timeout {}s at frame {}", timeout_s, frame));
+    };
     try {
       o.table = run_extractor(*ex, *src, cell.options, run);
       o.kind = Outcome::Kind::scores;
@@ -286,7 +288,14 @@ class Runner {
     if (!fatal_.empty()) throw InputError(record_file(), "file", record_file(), fatal_);
     GateOutcome out;
     out.results = results_;
-    out.exit_code = exit_code_for(results_);
+    out.interrupted_by = interrupt_signal();
+    if (out.interrupted_by)
+      for (const Cell& c : cells_)
+        if (!emitted_ids_.count(c.id))
+          out.results.push_back(no_verdict(c.id, fmt::format("no verdict: the run was interrupted (signal {}) before this cell "
+                                                             "was judged",
+                                                             out.interrupted_by)));
+    out.exit_code = out.interrupted_by ? 128 + out.interrupted_by : exit_code_for(out.results);
     return out;
   }
 
@@ -303,12 +312,18 @@ class Runner {
       Task t;
       {
         std::lock_guard lock(mu);
-        if (q.empty() || stop_) return;
+        if (q.empty() || stop_ || interrupt_signal()) return;
         t = q.front();
         q.pop_front();
       }
       const std::size_t slot = begin_task(t);
-      Outcome o = run_backend(*t.backend, *t.cell, ctx, o_.cell_timeout_s);
+      Outcome o;
+      try {
+        o = run_backend(*t.backend, *t.cell, ctx, o_.cell_timeout_s);
+      } catch (const Interrupted&) {
+        end_task(slot);  // abandoned: its cells stay without a verdict
+        return;
+      }
       end_task(slot);
       finish(t, std::move(o));
     }

@@ -27,8 +27,9 @@ struct GateOptions {
 };
 
 struct GateOutcome {
-  std::vector<CellResult> results;  // in completion order
-  int exit_code = 0;
+  std::vector<CellResult> results;  // in completion order; then, when interrupted, the cells without a verdict
+  int exit_code = 0;                // 128 + the signal when interrupted
+  int interrupted_by = 0;           // SIGINT / SIGTERM that stopped the run, or 0
 };
 
 // Throws InputError / ConfigError before anything runs when the table cannot judge the cells

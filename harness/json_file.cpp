@@ -94,7 +94,7 @@ std::string json_excerpt(const json& j) {
   return j.dump();
 }
 
-void reject_unknown_keys(const json& object, std::initializer_list<std::string_view> known, const std::string& file,
+void reject_unknown_keys(const json& object, std::span<const std::string_view> known, const std::string& file,
                          const std::string& where) {
   if (!object.is_object()) return;
   for (const auto& [key, value] : object.items()) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -32,8 +33,12 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file, c
 std::string json_excerpt(const nlohmann::json& j);
 
 // Refuses a key of `object` that is not in `known` (a misspelt key must not be ignored).
-void reject_unknown_keys(const nlohmann::json& object, std::initializer_list<std::string_view> known,
-                         const std::string& file, const std::string& where);
+void reject_unknown_keys(const nlohmann::json& object, std::span<const std::string_view> known, const std::string& file,
+                         const std::string& where);
+inline void reject_unknown_keys(const nlohmann::json& object, std::initializer_list<std::string_view> known,
+                                const std::string& file, const std::string& where) {
+  reject_unknown_keys(object, std::span<const std::string_view>(known.begin(), known.size()), file, where);
+}
 
 // nlohmann's message without its "[json.exception.type_error.302] " prefix.
 std::string json_fault_text(const nlohmann::json::exception& e);

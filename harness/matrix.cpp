@@ -1,6 +1,7 @@
 #include "harness/matrix.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -38,7 +39,7 @@ bool glob(const std::string& pattern, const std::string& text) { return ::fnmatc
 using Coordinates = std::map<std::string, std::string>;
 
 // The axes a cell has, which rules may name.
-#define TWINPROOF_RULE_AXES {"twin", "vector", "bitdepth", "chroma", "options", "native"}
+constexpr std::array<std::string_view, 6> kRuleAxes = {"twin", "vector", "bitdepth", "chroma", "options", "native"};
 
 // A rule: axis -> glob or list of globs; matches when every axis it names matches. Rules are
 // checked by check_rules first (objects over known axes, string globs).
@@ -63,7 +64,7 @@ void check_rules(const json& rules, const std::string& file, const std::string& 
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const std::string at = fmt::format("{}[{}]", where, i);
     if (!rules[i].is_object() || rules[i].empty()) throw InputError(file, at, json_excerpt(rules[i]), "a rule is a non-empty object");
-    reject_unknown_keys(rules[i], TWINPROOF_RULE_AXES, file, at);
+    reject_unknown_keys(rules[i], kRuleAxes, file, at);
     for (const auto& [axis, want] : rules[i].items()) {
       const bool strings = want.is_string() || (want.is_array() && !want.empty() &&
                                                 std::all_of(want.begin(), want.end(), [](const json& g) { return g.is_string(); }));

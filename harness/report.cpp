@@ -70,7 +70,7 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
     double time = 0;
     for (const CellResult* r : cells) {
       failures += r->failing() ? 1 : 0;
-      errors += r->status == CellStatus::error || r->status == CellStatus::timeout ? 1 : 0;
+      errors += r->status == CellStatus::error || r->status == CellStatus::timeout || r->status == CellStatus::no_verdict ? 1 : 0;
       skipped += (r->status == CellStatus::not_supported && !r->required) || r->status == CellStatus::waived ? 1 : 0;
       time += r->seconds;
     }
@@ -90,7 +90,7 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
         auto f = tc.append_child("failure");
         f.append_attribute("message") = message.c_str();
         f.text().set(r->first_mismatch.is_null() ? r->detail.c_str() : r->first_mismatch.dump(1).c_str());
-      } else if (r->status == CellStatus::error || r->status == CellStatus::timeout) {
+      } else if (r->status == CellStatus::error || r->status == CellStatus::timeout || r->status == CellStatus::no_verdict) {
         tc.append_child("error").append_attribute("message") = message.c_str();
       } else if (r->status == CellStatus::not_supported || r->status == CellStatus::waived) {
         tc.append_child("skipped").append_attribute("message") = (message + (r->waiver.empty() ? "" : "; " + r->waiver)).c_str();
@@ -121,8 +121,12 @@ body{font:13px/1.4 system-ui,sans-serif;margin:20px;color:#222}table{border-coll
 td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f3f3}td.l,th.l{text-align:left}
 .exact{background:#8fd694}.close{background:#d4edb0}.fail{background:#f08080}.waived{background:#f7c873}
 .err{background:#c59ee0}.ns{background:#e4e4e4;color:#777}.none{background:#fff}code{font-size:12px}
+.banner{font-size:20px;font-weight:bold;padding:8px 12px;margin:8px 0}.banner.PASS{background:#8fd694}
+.banner.FAIL,.banner.ERROR{background:#f08080}.banner.INCOMPLETE{background:#c59ee0}
 </style></head><body><h1>twinproof gate</h1>)";
   const json counts = status_counts(results);
+  const std::string verdict = run_verdict(results);
+  h += fmt::format("<div class=\"banner {}\">{}</div>", verdict, verdict);
   h += "<p>";
   for (const auto& [k, v] : counts.items()) h += fmt::format("<b>{}</b> {} &nbsp; ", html_escape(k), v.get<int>());
   h += "</p>";
@@ -186,10 +190,17 @@ td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f
 
 }  // namespace
 
+std::string run_verdict(const std::vector<CellResult>& results) {
+  if (std::any_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; }))
+    return "INCOMPLETE";
+  const int code = exit_code_for(results);
+  return code == kExitPass ? "PASS" : code == kExitFail ? "FAIL" : "ERROR";
+}
+
 json status_counts(const std::vector<CellResult>& results) {
   json c = json::object();
   for (CellStatus s : {CellStatus::pass, CellStatus::fail, CellStatus::not_supported, CellStatus::waived, CellStatus::error,
-                       CellStatus::timeout})
+                       CellStatus::timeout, CellStatus::no_verdict})
     c[std::string(to_string(s))] = 0;
   for (const CellResult& r : results) c[std::string(to_string(r.status))] = c[std::string(to_string(r.status))].get<int>() + 1;
   return c;
@@ -197,13 +208,12 @@ json status_counts(const std::vector<CellResult>& results) {
 
 std::string markdown_summary(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
   const std::vector<CellResult> results = sorted(all);
-  const int code = exit_code_for(results);
-  std::string md = fmt::format("## twinproof gate: {}\n\n", code == 0 ? "PASS" : code == 1 ? "FAIL" : "ERROR");
+  std::string md = fmt::format("## twinproof gate: {}\n\n", run_verdict(results));
   for (const std::string& n : notes) md += "> " + n + "\n\n";
   // Counts per twin and status.
   std::map<std::string, std::map<std::string, int>> counts;
   for (const CellResult& r : results) counts[subject(r)][std::string(to_string(r.status))]++;
-  const std::vector<std::string> statuses = {"pass", "fail", "not-supported", "waived", "error", "timeout"};
+  const std::vector<std::string> statuses = {"pass", "fail", "not-supported", "waived", "error", "timeout", "no-verdict"};
   md += "| feature/twin |";
   for (const std::string& s : statuses) md += " " + s + " |";
   md += " max \\|diff\\| |\n|---|";
@@ -251,6 +261,9 @@ void render_reports(const fs::path& dir, const std::vector<CellResult>& all, con
   const json summary = {{"schema_version", kReportSchemaVersion},
                         {"environment", env},
                         {"counts", status_counts(results)},
+                        {"verdict", run_verdict(results)},
+                        {"complete", std::none_of(results.begin(), results.end(),
+                                                  [](const CellResult& r) { return r.status == CellStatus::no_verdict; })},
                         {"exit_code", exit_code_for(results)},
                         {"notes", notes},
                         {"cells", cells}};

@@ -19,6 +19,9 @@ inline constexpr int kReportSchemaVersion = 1;
 void render_reports(const std::filesystem::path& dir, const std::vector<CellResult>& results,
                     const nlohmann::json& environment, const std::vector<std::string>& notes = {});
 
+// PASS, FAIL, ERROR, or INCOMPLETE when a selected cell has no verdict (whatever the others say).
+std::string run_verdict(const std::vector<CellResult>& results);
+
 // Counts per status ("pass": 12, ...), and the Markdown summary as text.
 nlohmann::json status_counts(const std::vector<CellResult>& results);
 std::string markdown_summary(const std::vector<CellResult>& results, const nlohmann::json& environment,

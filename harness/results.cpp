@@ -19,6 +19,7 @@ std::string_view to_string(CellStatus s) {
     case CellStatus::waived: return "waived";
     case CellStatus::error: return "error";
     case CellStatus::timeout: return "timeout";
+    case CellStatus::no_verdict: return "no-verdict";
   }
   return "?";
 }
@@ -119,10 +120,37 @@ std::vector<CellResult> read_results(const std::filesystem::path& file, std::siz
   return out;
 }
 
+CellResult no_verdict(const std::string& cell_id, const std::string& why) {
+  CellResult r;
+  r.id = cell_id;
+  r.status = CellStatus::no_verdict;
+  r.detail = why;
+  // feature/twin/vector/NNb/CCC/set
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const auto slash = cell_id.find('/', start);
+    parts.push_back(cell_id.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  if (parts.size() == 6) {
+    r.feature = parts[0];
+    r.twin = parts[1];
+    r.vector = parts[2];
+    r.bitdepth = std::atoi(parts[3].c_str());
+    r.chroma = parts[4];
+    r.option_set = parts[5];
+  } else {
+    r.feature = "?";
+    r.twin = "?";
+  }
+  return r;
+}
+
 int exit_code_for(const std::vector<CellResult>& results) {
   int code = kExitPass;
   for (const CellResult& r : results) {
-    if (r.status == CellStatus::error || r.status == CellStatus::timeout) return kExitError;
+    if (r.status == CellStatus::error || r.status == CellStatus::timeout || r.status == CellStatus::no_verdict) return kExitError;
     if (r.failing()) code = kExitFail;
   }
   return code;

@@ -13,7 +13,9 @@
 
 namespace twinproof {
 
-enum class CellStatus { pass, fail, not_supported, waived, error, timeout };
+// no_verdict is never recorded: reports give it to a selected cell that the record lacks (the run
+// was interrupted), so that an unfinished run reads INCOMPLETE, never PASS.
+enum class CellStatus { pass, fail, not_supported, waived, error, timeout, no_verdict };
 std::string_view to_string(CellStatus s);
 CellStatus parse_cell_status(const std::string& s);  // throws std::invalid_argument
 
@@ -40,6 +42,8 @@ struct CellResult {
 };
 
 nlohmann::json to_json(const CellResult& r);
+// The result a report shows for a selected cell without a verdict; fields come from the id.
+CellResult no_verdict(const std::string& cell_id, const std::string& why);
 CellResult cell_result_from_json(const nlohmann::json& j);  // throws std::exception on a bad record
 
 // The longest record line read back (a record is a few hundred bytes; first_mismatch is small).

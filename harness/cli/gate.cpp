@@ -1,4 +1,5 @@
 // twinproof gate | merge | report: the harness's main job and its shard plumbing.
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -10,6 +11,7 @@
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
 #include "harness/gate.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/paths.hpp"
 #include "harness/report.hpp"
 
@@ -145,20 +147,32 @@ int run_gate_command(const GateArgs& a) {
   std::optional<FolderLock> lock;
   if (!a.report_dir.empty()) lock.emplace(a.report_dir, "--report-dir");
   for (const std::string& n : notes) fmt::print(stderr, "twinproof: {}\n", n);
+  // Ctrl-C or SIGTERM: the cells running finish (or stop between frames), the rest get no
+  // verdict, and the reports below say INCOMPLETE.
+  install_interrupt_handlers();
   const GateOutcome out = run_gate(cells, table, o);
   const nlohmann::json env = environment_fingerprint();
+  if (out.interrupted_by)
+    notes.push_back(fmt::format("INCOMPLETE: interrupted by signal {}; {} selected cell(s) have no verdict", out.interrupted_by,
+                                std::count_if(out.results.begin(), out.results.end(),
+                                              [](const CellResult& r) { return r.status == CellStatus::no_verdict; })));
   if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes);
   const nlohmann::json counts = status_counts(out.results);
   std::size_t ran = 0;
   for (const CellResult& r : out.results) ran += r.status != CellStatus::not_supported;
-  fmt::print("gate {}: {} cells: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout\n", m.name, cells.size(),
+  fmt::print("gate {}: {} cells: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout{}\n", m.name, cells.size(),
              counts["pass"].get<int>(), counts["fail"].get<int>(), counts["not-supported"].get<int>(),
-             counts["waived"].get<int>(), counts["error"].get<int>(), counts["timeout"].get<int>());
+             counts["waived"].get<int>(), counts["error"].get<int>(), counts["timeout"].get<int>(),
+             out.interrupted_by ? fmt::format(", {} without a verdict (INCOMPLETE)", counts["no-verdict"].get<int>()) : "");
   if (ran == 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
   if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
   std::size_t failing = 0;
   for (const CellResult& r : out.results) failing += r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout;
-  fmt::print("{} passed, {} failed\n", counts["pass"].get<int>(), failing);
+  const int skipped = counts["not-supported"].get<int>();
+  const int unjudged = counts["no-verdict"].get<int>();
+  fmt::print("{} passed, {} failed{}{}\n", counts["pass"].get<int>(), failing, skipped ? fmt::format(", {} skipped", skipped) : "",
+             unjudged ? fmt::format(", {} without a verdict", unjudged) : "");
+  if (out.interrupted_by) return out.exit_code;
   if (ran == 0 && !a.allow_empty) {
     fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
                        "pass --allow-empty if that is expected\n");
@@ -231,12 +245,17 @@ int run_report(const std::string& dir) {
   std::ifstream list(fs::path(dir) / "cells.txt");
   std::set<std::string> done;
   for (const CellResult& r : results) done.insert(r.id);
-  std::size_t missing = 0;
-  for (std::string id; std::getline(list, id);) missing += !id.empty() && !done.count(id);
-  if (missing) notes.push_back(fmt::format("{} selected cell(s) have no verdict: the run did not finish", missing));
   if (results.empty())
     throw InputError((fs::path(dir) / "results.jsonl").string(), "records", "0", "holds no verdict: nothing to report");
-  render_reports(dir, results, environment_fingerprint(), notes);
+  std::vector<CellResult> shown = results;
+  std::size_t missing = 0;
+  for (std::string id; std::getline(list, id);)
+    if (!id.empty() && !done.count(id)) {
+      shown.push_back(no_verdict(id, "no verdict in results.jsonl: the run did not finish"));
+      ++missing;
+    }
+  if (missing) notes.push_back(fmt::format("INCOMPLETE: {} selected cell(s) have no verdict: the run did not finish", missing));
+  render_reports(dir, shown, environment_fingerprint(), notes);
   fmt::print("{}: {} verdicts rendered{}\n", dir, results.size(), missing ? fmt::format(", {} cells without one", missing) : "");
   return missing ? kExitError : exit_code_for(results);
 }

@@ -45,7 +45,12 @@ void expect_refusal_or_success(Body&& body) {
   }
 }
 
-// The project's data (manifest, goldens) for the parsers that consult it.
-inline void use_project_data() { ::setenv("TWINPROOF_DATA", TWINPROOF_SOURCE_DIR, 0); }
-
 }  // namespace twinproof::fuzz
+
+// For the targets whose parsers consult the project's data (manifest, goldens): libFuzzer calls
+// this once before the first input.
+#define TWINPROOF_FUZZ_USES_PROJECT_DATA                        \
+  extern "C" int LLVMFuzzerInitialize(int*, char***) {          \
+    ::setenv("TWINPROOF_DATA", TWINPROOF_SOURCE_DIR, 0);         \
+    return 0;                                                   \
+  }

@@ -4,10 +4,7 @@
 #include "harness/matrix.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  twinproof::fuzz::use_project_data();
-  return 0;
-}
+TWINPROOF_FUZZ_USES_PROJECT_DATA
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace twinproof;

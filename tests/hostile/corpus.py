@@ -25,7 +25,7 @@ CRASH_MARKS = ("internal error", "terminate called", "AddressSanitizer", "runtim
 
 class Case:
     def __init__(self, name, args, rc, message, files=None, stdout=None, env=None, check=None, timeout=60,
-                 setup=None, data_root=False, stdin=None, unless=None, address_space=None):
+                 setup=None, data_root=False, stdin=None, unless=None, address_space=None, signal_after=None):
         self.name, self.args, self.rc, self.message = name, args, rc, message
         self.files = files or {}          # relative path -> bytes | str | callable(tmp) -> bytes
         self.stdout = stdout              # None (captured), a path to open for writing, or "closed"
@@ -37,6 +37,7 @@ class Case:
         self.stdin = stdin                # bytes for standard input
         self.unless = unless              # callable() -> reason to skip the case on this machine
         self.address_space = address_space  # bytes of virtual memory the process may map (RLIMIT_AS)
+        self.signal_after = signal_after  # (seconds, signal): interrupt the run as a user or a CI runner would
 
 
 def nested(depth, open_="[", close="]", inner="0"):
@@ -213,6 +214,8 @@ def cases():
     for depth in (65, 100, 1000):
         add(Case(f"matrix nesting {depth}", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "nested deeper",
                  files={"m.json": '{"name": "x", "about": ' + nested(depth) + "}"}))
+    add(Case("brackets inside strings are not nesting", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2,
+             "a matrix name is 1 to 64", files={"m.json": matrix(name="[{" * 100 + '\\"' + "]" * 3)}))
     add(Case("matrix nesting 60 is only an unknown key", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "unknown key",
              files={"m.json": matrix().replace('"name"', '"about": ' + nested(60) + ', "name"')}))
 
@@ -304,6 +307,23 @@ def cases():
              files={"r/results.jsonl": record_line() + "\n"}, setup=lock_held("r")))
     add(Case("merge into a folder a gate is writing", ["merge", "{tmp}/s", "--matrix", "{tmp}/m.json", "--out", "{tmp}/r"], 2,
              "another twinproof run", files={"s/results.jsonl": record_line() + "\n", "m.json": matrix()}, setup=lock_held("r")))
+
+    # An interrupted gate writes its reports, and they say INCOMPLETE (issue: verdicts that must not lie).
+    def incomplete_reports(tmp):
+        with open(os.path.join(tmp, "r", "summary.json")) as f:
+            summary = json.load(f)
+        md = open(os.path.join(tmp, "r", "summary.md")).read()
+        junit = open(os.path.join(tmp, "r", "junit.xml")).read()
+        html = open(os.path.join(tmp, "r", "report.html")).read()
+        if summary["verdict"] != "INCOMPLETE" or summary["complete"] or summary["exit_code"] != 2:
+            return f"summary.json says {summary['verdict']}, complete {summary['complete']}, exit {summary['exit_code']}"
+        if not md.startswith("## twinproof gate: INCOMPLETE") or "banner INCOMPLETE" not in html or "no-verdict" not in junit:
+            return "a report does not say INCOMPLETE"
+        return run_check(tmp, ["report", os.path.join(tmp, "r")], 2)
+    for name, sig, rc in (("SIGINT", signal.SIGINT, 130), ("SIGTERM", signal.SIGTERM, 143)):
+        add(Case(f"gate interrupted by {name}", ["gate", "--quiet", "--matrix", "{sweep}", "--filter", "float_motion/cpu*",
+                                                 "--report-dir", "{tmp}/r", "-j", "2"], rc, "without a verdict (INCOMPLETE)",
+                 signal_after=(1.5, sig), check=incomplete_reports))
 
     # 9. --require.
     for name, value in (("typo", "cuda-rowthred"), ("capitals", "CUDA"), ("empty", ""), ("space", " cuda"),
@@ -669,8 +689,16 @@ def run_case(case, tmp):
             resource.setrlimit(resource.RLIMIT_AS, (case.address_space, case.address_space))
     start = time.monotonic()
     try:
-        p = subprocess.run(args, stdout=stdout, stderr=subprocess.PIPE, timeout=case.timeout, env=env, preexec_fn=preexec,
-                           **({"input": case.stdin} if case.stdin is not None else {"stdin": subprocess.DEVNULL}))
+        if case.signal_after:
+            proc = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
+                                    preexec_fn=preexec)
+            time.sleep(case.signal_after[0])
+            proc.send_signal(case.signal_after[1])
+            o, e = proc.communicate(timeout=case.timeout)
+            p = subprocess.CompletedProcess(args, proc.returncode, o, e)
+        else:
+            p = subprocess.run(args, stdout=stdout, stderr=subprocess.PIPE, timeout=case.timeout, env=env, preexec_fn=preexec,
+                               **({"input": case.stdin} if case.stdin is not None else {"stdin": subprocess.DEVNULL}))
     except subprocess.TimeoutExpired:
         return f"hung: no answer within {case.timeout}s"
     finally:

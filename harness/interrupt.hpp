@@ -1,0 +1,20 @@
+// Ctrl-C and SIGTERM during a run: the first one asks the run to stop handing out work and to
+// finish its records and reports (so that they say INCOMPLETE rather than nothing); a second
+// one ends the process at once (the record stays whole: it is appended line by line).
+#pragma once
+
+namespace twinproof {
+
+// Installs the handlers for SIGINT and SIGTERM (idempotent).
+void install_interrupt_handlers();
+
+// The signal that asked the run to stop, or 0.
+int interrupt_signal();
+
+// Thrown (not a std::exception, so that no fault handler turns it into a verdict) out of a cell
+// that notices the request between frames; the cell then has no verdict.
+struct Interrupted {
+  int signal;
+};
+
+}  // namespace twinproof
