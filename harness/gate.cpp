@@ -257,6 +257,10 @@ class Runner {
       cpu.push_front({reference, cell, true});  // references first: they unblock judging
     }
     for (auto& [unit, state] : units_) state.pending = state.cells.size();
+    planned_ = results_.size();  // not-supported cells, judged without running
+    if (o_.progress)
+      fmt::print(stderr, "gate: {} cells ({} not supported here): {} reference run(s) first, then {} CPU and {} GPU twin run(s)\n",
+                 cells_.size(), planned_, units.size(), cpu.size() - units.size(), gpu.size());
 
     // Workers: at most one per CPU task (-j bounds them), one per device for GPU tasks. A thread
     // the system refuses stops the run with an error, never a std::terminate.
@@ -385,9 +389,12 @@ class Runner {
     if (!o_.progress) return;
     const std::size_t done = results_.size(), total = cells_.size();
     const double elapsed = since(start_);
-    const double left = done ? elapsed / done * (total - done) : 0;
+    // The rate of cells that ran (not the not-supported ones judged at once), once there is
+    // enough of it to mean something.
+    const std::size_t ran = done - std::min(done, planned_);
+    const std::string left = ran >= 3 && elapsed >= 2 ? fmt::format("~{:.0f}s left", elapsed / ran * (total - done)) : "estimating";
     if (isatty(2)) {
-      fmt::print(stderr, "\r[{}/{}] {} failing, {:.0f}s elapsed, ~{:.0f}s left   ", done, total, failures_, elapsed, left);
+      fmt::print(stderr, "\r[{}/{}] {} failing, {:.0f}s elapsed, {}   ", done, total, failures_, elapsed, left);
     } else {
       fmt::print("[{}/{}] {:<13} {} ({:.2f}s)\n", done, total, to_string(last.status), last.id, last.seconds);
       std::fflush(stdout);
@@ -456,6 +463,7 @@ class Runner {
   std::vector<CellResult> results_;
   std::set<std::string> emitted_ids_;
   std::size_t failures_ = 0;
+  std::size_t planned_ = 0;  // verdicts known before any task ran
   std::deque<Running> running_;
   std::atomic<bool> finished_{false};
   std::atomic<bool> stop_{false};  // hand out no more tasks

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <pugixml.hpp>
 
+#include "extractors/registry.hpp"
 #include "harness/errors.hpp"
 
 namespace twinproof {
@@ -89,7 +90,7 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
       if (r->failing()) {
         auto f = tc.append_child("failure");
         f.append_attribute("message") = message.c_str();
-        f.text().set(r->first_mismatch.is_null() ? r->detail.c_str() : r->first_mismatch.dump(1).c_str());
+        f.text().set((first_difference(*r) + "\nrepro: " + repro_command(*r)).c_str());
       } else if (r->status == CellStatus::error || r->status == CellStatus::timeout || r->status == CellStatus::no_verdict) {
         tc.append_child("error").append_attribute("message") = message.c_str();
       } else if (r->status == CellStatus::not_supported || r->status == CellStatus::waived) {
@@ -178,10 +179,13 @@ td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f
   for (const CellResult& r : results)
     if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
   if (!bad.empty()) {
-    h += "<h2>Failing cells</h2><table><tr><th class=l>cell</th><th>status</th><th class=l>detail</th></tr>";
+    h += "<h2>Failing cells</h2><table><tr><th class=l>cell</th><th>status</th><th class=l>first difference</th>"
+         "<th class=l>repro</th></tr>";
     for (const CellResult* r : bad)
-      h += fmt::format("<tr><td class=l><code>{}</code></td><td class={}>{}</td><td class=l>{}</td></tr>", html_escape(r->id),
-                       cell_class(*r), to_string(r->status), html_escape(r->detail));
+      h += fmt::format("<tr id=\"{}\"><td class=l><code>{}</code></td><td class={}>{}</td><td class=l>{}</td><td class=l><code>{}</code>"
+                       "</td></tr>",
+                       html_escape(r->id), html_escape(r->id), cell_class(*r), to_string(r->status), html_escape(first_difference(*r)),
+                       html_escape(repro_command(*r)));
     h += "</table>";
   }
   h += "</body></html>\n";
@@ -189,6 +193,37 @@ td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f
 }
 
 }  // namespace
+
+std::string repro_command(const CellResult& r) {
+  const bool mutant = find_backend(r.feature, r.twin) == nullptr && find_backend(r.feature, r.twin, true) != nullptr;
+  return fmt::format("twinproof repro {}{}", r.id, mutant ? " --with-mutants" : "");
+}
+
+std::string first_difference(const CellResult& r) {
+  const json& m = r.first_mismatch;
+  if (!m.is_object()) return r.detail;
+  const auto value = [](const json& v) {
+    return v.is_object() ? fmt::format("{} ({})", v.value("decimal", "?"), v.value("hex", "?")) : std::string("absent");
+  };
+  std::string text = fmt::format("frame {} {}: reference {} vs twin {}", m.value("frame", 0), m.value("metric", "?"),
+                                 value(m.value("expected", json())), value(m.value("actual", json())));
+  if (m.contains("ulp") && m["ulp"].is_number()) text += fmt::format(", {} ULP", m["ulp"].get<std::uint64_t>());
+  return text;
+}
+
+std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit) {
+  std::vector<const CellResult*> bad;
+  const std::vector<CellResult> results = sorted(all);
+  for (const CellResult& r : results)
+    if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
+  if (bad.empty()) return {};
+  std::string out = fmt::format("failing or erroring cells ({}):\n", bad.size());
+  for (std::size_t i = 0; i < bad.size() && i < limit; ++i)
+    out += fmt::format("  {} {}{}: {}\n    {}\n", to_string(bad[i]->status), bad[i]->id, bad[i]->required ? " (required)" : "",
+                       escape_control(first_difference(*bad[i])), repro_command(*bad[i]));
+  if (bad.size() > limit) out += fmt::format("  ... and {} more (summary.md, summary.json)\n", bad.size() - limit);
+  return out;
+}
 
 std::string run_verdict(const std::vector<CellResult>& results) {
   if (std::any_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; }))
@@ -232,10 +267,11 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   for (const CellResult& r : results)
     if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
   if (!bad.empty()) {
-    md += fmt::format("\n### Failing cells ({})\n\n| cell | status | detail |\n|---|---|---|\n", bad.size());
+    md += fmt::format("\n### Failing cells ({})\n\n| cell | status | first difference | repro |\n|---|---|---|---|\n", bad.size());
     for (std::size_t i = 0; i < bad.size() && i < 200; ++i)
-      md += fmt::format("| `{}` | {} | {} |\n", bad[i]->id, std::string(to_string(bad[i]->status)) + (bad[i]->required ? " (required)" : ""),
-                        md_escape(bad[i]->detail));
+      md += fmt::format("| `{}` | {} | {} | `{}` |\n", bad[i]->id,
+                        std::string(to_string(bad[i]->status)) + (bad[i]->required ? " (required)" : ""),
+                        md_escape(first_difference(*bad[i])), repro_command(*bad[i]));
     if (bad.size() > 200) md += fmt::format("\n… and {} more (see summary.json)\n", bad.size() - 200);
   }
   std::vector<const CellResult*> unexpected;

@@ -19,6 +19,14 @@ inline constexpr int kReportSchemaVersion = 1;
 void render_reports(const std::filesystem::path& dir, const std::vector<CellResult>& results,
                     const nlohmann::json& environment, const std::vector<std::string>& notes = {});
 
+// The command that reruns a cell under repro, and its first difference in one line (frame,
+// metric, both values in decimal and %a, ULP), or its detail when it has none.
+std::string repro_command(const CellResult& r);
+std::string first_difference(const CellResult& r);
+// Every failing or erroring cell (at most `limit`), each with its first difference and its repro
+// command: what the console shows at the end of a run. Empty when none fails.
+std::string failure_recap(const std::vector<CellResult>& results, std::size_t limit = 50);
+
 // PASS, FAIL, ERROR, or INCOMPLETE when a selected cell has no verdict (whatever the others say).
 std::string run_verdict(const std::vector<CellResult>& results);
 

@@ -160,11 +160,12 @@ int run_gate_command(const GateArgs& a) {
   const nlohmann::json counts = status_counts(out.results);
   std::size_t ran = 0;
   for (const CellResult& r : out.results) ran += r.status != CellStatus::not_supported;
-  fmt::print("gate {}: {} cells: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout{}\n", m.name, cells.size(),
+  fmt::print("gate: {} cells of matrix {}: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout{}\n", cells.size(), m.name,
              counts["pass"].get<int>(), counts["fail"].get<int>(), counts["not-supported"].get<int>(),
              counts["waived"].get<int>(), counts["error"].get<int>(), counts["timeout"].get<int>(),
              out.interrupted_by ? fmt::format(", {} without a verdict (INCOMPLETE)", counts["no-verdict"].get<int>()) : "");
   if (ran == 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
+  fmt::print("{}", failure_recap(out.results));
   if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
   std::size_t failing = 0;
   for (const CellResult& r : out.results) failing += r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout;
@@ -232,7 +233,8 @@ int run_merge(const MergeArgs& a) {
     failing += r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout;
     passed += r.status == CellStatus::pass;
   }
-  fmt::print("merged {} cells from {} shard(s) into {}\n{} passed, {} failed\n", merged.size(), a.shards.size(), a.out, passed, failing);
+  fmt::print("merged {} cells from {} shard(s) into {}\n{}{} passed, {} failed\n", merged.size(), a.shards.size(), a.out,
+             failure_recap(merged), passed, failing);
   return exit_code_for(merged);
 }
 
