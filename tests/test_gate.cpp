@@ -363,3 +363,74 @@ BOOST_AUTO_TEST_CASE(cell_timeout_is_a_timeout_not_a_pass) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(gate_verdicts)
+
+BOOST_AUTO_TEST_CASE(dates_are_real_calendar_days) {
+  for (const char* good : {"2026-12-02", "2028-02-29", "2000-02-29", "0001-01-01", "9999-12-31"}) BOOST_TEST(is_calendar_date(good));
+  for (const char* bad : {"2026-9-1", "2026-13-01", "2026-02-29", "1900-02-29", "2026-04-31", "0", "garbage", "20260901",
+                          "2026-09-01x", " 2026-09-01", "2026-00-10", "2026-10-00", "2026/10/01", ""})
+    BOOST_TEST(!is_calendar_date(bad), bad);
+}
+
+BOOST_AUTO_TEST_CASE(a_waiver_names_cells_not_a_twin) {
+  TempDir dir;
+  const Matrix m = load_matrix(matrix_file("selftest.json"));
+  const auto table_with = [&](const std::string& cells, const std::string& extra = "") {
+    return Calibration::load(write_table(dir, {{"mutant-ulp", "exact"}},
+                                         R"([{"cells":")" + cells + R"(","reason":"r","issue":"i","expires":"2030-01-01")" + extra + "}]"));
+  };
+  BOOST_CHECK_NO_THROW(check_waiver_reach(table_with("float_motion/mutant-ulp/pan576/*"), m.cells));
+  // Every cell of mutant-ulp in the selftest matrix.
+  BOOST_CHECK_EXCEPTION(check_waiver_reach(table_with("float_motion/mutant-ulp/*"), m.cells), InputError,
+                        [](const InputError& e) { return contains(e.what(), "matches every cell of float_motion/mutant-ulp"); });
+  BOOST_CHECK_EXCEPTION(check_waiver_reach(table_with("*/pan576/*", R"(,"max_cells":3)"), m.cells), InputError,
+                        [](const InputError& e) { return contains(e.what(), "more than its max_cells 3"); });
+}
+
+BOOST_AUTO_TEST_CASE(required_backends_must_exist) {
+  BOOST_CHECK_NO_THROW(check_required_backends({"cuda", "cpu-simd", "cuda-rowthread"}, false));
+  BOOST_CHECK_NO_THROW(check_required_backends({"mutant-sum"}, true));
+  for (const std::string bad : {"cuda-rowthred", "CUDA", "", "mutant-sum"})
+    BOOST_CHECK_EXCEPTION(check_required_backends({bad}, false), ConfigError,
+                          [](const ConfigError& e) { return contains(e.what(), "no such backend"); });
+}
+
+BOOST_AUTO_TEST_CASE(a_cell_without_a_verdict_makes_the_run_incomplete) {
+  CellResult pass;
+  pass.id = "float_motion/cpu-simd/flash64/8b/420/default";
+  pass.status = CellStatus::pass;
+  const CellResult missing = no_verdict("motion/cuda/pan576/10b/444/five_frame", "interrupted");
+  BOOST_TEST(missing.feature == "motion");
+  BOOST_TEST(missing.twin == "cuda");
+  BOOST_TEST(missing.bitdepth == 10);
+  BOOST_TEST(missing.option_set == "five_frame");
+  BOOST_TEST(run_verdict({pass}) == "PASS");
+  BOOST_TEST(run_verdict({pass, missing}) == "INCOMPLETE");
+  BOOST_TEST(exit_code_for({pass, missing}) == kExitError);
+  TempDir dir;
+  render_reports(dir / "r", {pass, missing}, nlohmann::json::object());
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "## twinproof gate: INCOMPLETE"));
+  const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+  BOOST_TEST(summary["verdict"] == "INCOMPLETE");
+  BOOST_TEST(summary["complete"] == false);
+  BOOST_TEST(summary["counts"]["no-verdict"] == 1);
+  pugi::xml_document junit;
+  BOOST_REQUIRE(junit.load_file((dir / "r" / "junit.xml").c_str()));
+  BOOST_TEST(junit.select_nodes("//testcase/error").size() == 1u);
+  BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "banner INCOMPLETE"));
+}
+
+BOOST_AUTO_TEST_CASE(the_recap_shows_the_first_difference_and_the_repro_command) {
+  const Matrix m = load_matrix(matrix_file("selftest.json"));
+  const auto cells = filter_cells(m.cells, {"*/mutant-ulp/still64/*/default"});
+  TempDir dir;
+  const GateOutcome out = run_gate(cells, Calibration::load(write_table(dir, {{"mutant-ulp", "exact"}})), quiet_options());
+  const std::string recap = failure_recap(out.results);
+  BOOST_TEST(contains(recap, "fail float_motion/mutant-ulp/still64/8b/420/default: frame 1 motion2: reference 0 (0x0p+0) vs twin"));
+  BOOST_TEST(contains(recap, "1 ULP"));
+  BOOST_TEST(contains(recap, "twinproof repro float_motion/mutant-ulp/still64/8b/420/default --with-mutants"));
+  BOOST_TEST(failure_recap({}).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
