@@ -87,7 +87,7 @@ for run in "gate:0" "sweep:0" "gate:0,0"; do
   rc=$?
   secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
   tail -3 "$logs/$name.txt"
-  row "gate $matrix.json --devices $devices" "rc=$rc" "$(grep -E '^gate ' "$logs/$name.txt" | tail -1) | ${secs}s wall"
+  row "gate $matrix.json --devices $devices" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/$name.txt" | tail -1) | ${secs}s wall"
 done
 # Two workers on one device must give the same verdicts as one.
 if part gate; then
