@@ -45,6 +45,8 @@ json parse_bounded(std::string_view text, const std::string& file, const std::st
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     throw InputError(file, field, fmt::format("byte {}", e.byte), "not valid JSON: " + json_fault_text(e));
+  } catch (const json::exception& e) {  // a number too large for a double (1e99999) is out_of_range
+    throw InputError(file, field, "", "not valid JSON: " + json_fault_text(e));
   }
 }
 

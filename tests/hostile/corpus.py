@@ -211,6 +211,19 @@ def cases():
              setup=lambda tmp: sparse(tmp, "t.json", (64 << 20) + 10)))
     add(Case("results.jsonl record longer than allowed", ["report", "{tmp}/r"], 2, "longer than allowed",
              files={"r/results.jsonl": record_line(detail="x" * (2 << 20)) + "\n"}))
+    # Found by fuzz_golden: a number too large for a double escaped the parser as a library fault.
+    for where, args, text in (("golden", ["goldens", "check", "--feature", "float_motion"], None),
+                              ("matrix", ["gate", "--list", "--matrix", "{tmp}/m.json"], '{"name": 1e569061}'),
+                              ("calibration", GATE + ["--calibration", "{tmp}/m.json"], '{"rows": [-1111222222222000000014e569061]}'),
+                              ("results record", ["report", "{tmp}/r"], None)):
+        if where == "golden":
+            add(Case("number overflow in a golden", args, 2, "number overflow", data_root=True,
+                     setup=lambda tmp: write(tmp, "data/goldens/float_motion/tiny2.json", '{"feature": 1111222222222000000014e569061}')))
+        elif where == "results record":
+            add(Case("number overflow in a results record", args, 2, "number overflow",
+                     files={"r/results.jsonl": record_line().replace('"seconds": 0.1', '"seconds": 1e999') + "\n"}))
+        else:
+            add(Case(f"number overflow in a {where}", args, 2, "number overflow", files={"m.json": text}))
     for depth in (65, 100, 1000):
         add(Case(f"matrix nesting {depth}", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "nested deeper",
                  files={"m.json": '{"name": "x", "about": ' + nested(depth) + "}"}))
