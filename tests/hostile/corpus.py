@@ -667,7 +667,7 @@ def sparse(tmp, rel, size):
 
 
 def run_check(tmp, args, rc):
-    p = subprocess.run([BIN] + args, capture_output=True, timeout=60, env=ENV)
+    p = subprocess.run([BIN] + args, capture_output=True, timeout=60, env=ENV, cwd=tmp)
     return None if p.returncode == rc else f"{' '.join(args)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-300:]}"
 
 
@@ -704,13 +704,13 @@ def run_case(case, tmp):
     try:
         if case.signal_after:
             proc = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
-                                    preexec_fn=preexec)
+                                    preexec_fn=preexec, cwd=tmp)
             time.sleep(case.signal_after[0])
             proc.send_signal(case.signal_after[1])
             o, e = proc.communicate(timeout=case.timeout)
             p = subprocess.CompletedProcess(args, proc.returncode, o, e)
         else:
-            p = subprocess.run(args, stdout=stdout, stderr=subprocess.PIPE, timeout=case.timeout, env=env, preexec_fn=preexec,
+            p = subprocess.run(args, stdout=stdout, stderr=subprocess.PIPE, timeout=case.timeout, env=env, preexec_fn=preexec, cwd=tmp,
                                **({"input": case.stdin} if case.stdin is not None else {"stdin": subprocess.DEVNULL}))
     except subprocess.TimeoutExpired:
         return f"hung: no answer within {case.timeout}s"
@@ -759,7 +759,7 @@ def main():
     try:
         # The reference bundle every bundle case starts from.
         bundle = os.path.join(root, "bundle")
-        p = subprocess.run([BIN, "repro", CELL, "--bundle", bundle], capture_output=True, env=ENV, timeout=120)
+        p = subprocess.run([BIN, "repro", CELL, "--bundle", bundle], capture_output=True, env=ENV, timeout=120, cwd=root)
         if p.returncode != 0:
             print(f"corpus: cannot write the reference bundle: {p.stderr.decode(errors='replace')}", file=sys.stderr)
             return 1
