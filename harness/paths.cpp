@@ -44,10 +44,6 @@ fs::path cache_root() {
   return fs::temp_directory_path() / "twinproof-cache";
 }
 
-}  // namespace twinproof
-
-namespace twinproof {
-
 void ensure_directory(const fs::path& dir, const std::string& flag) {
   std::error_code ec;
   const fs::file_status st = fs::status(dir, ec);
@@ -74,7 +70,7 @@ FolderLock::FolderLock(const fs::path& dir, const std::string& flag) {
     if (err == EWOULDBLOCK)
       throw InputError(dir.string(), flag, dir.string(),
                        fmt::format("another twinproof run (pid {}) is writing into this folder; wait for it or choose another",
-                                   escape_control(holder)));
+                                   holder));
     throw InputError(file.string(), flag, dir.string(), std::string("cannot lock the folder: ") + std::strerror(err));
   }
   const std::string pid = std::to_string(::getpid()) + "\n";

@@ -88,7 +88,7 @@ class Y4mSource final : public FrameSource {
     const std::size_t got = in_.read(magic, 10);
     if (got == 0) throw InputError(path, "size", "0 bytes", "empty input: no YUV4MPEG2 header");
     if (got < 10 || std::memcmp(magic, "YUV4MPEG2", 9) != 0 || (magic[9] != ' ' && magic[9] != '\n'))
-      throw InputError(path, "magic", escape_control(std::string(magic, got)), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
+      throw InputError(path, "magic", std::string(magic, got), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
     const std::string header = "YUV4MPEG2 " + (magic[9] == '\n' ? std::string() : read_line("header"));
     bool have_w = false, have_h = false;
     std::string seen;  // tags read so far
@@ -107,7 +107,7 @@ class Y4mSource final : public FrameSource {
       // Every tag but X (extensions) says one thing once: a second W or C is a contradiction,
       // not a correction.
       if (key != 'X' && seen.find(key) != std::string::npos)
-        throw InputError(path, std::string("header field ") + key, escape_control(tok), "the tag appears twice in the header");
+        throw InputError(path, std::string("header field ") + key, tok, "the tag appears twice in the header");
       if (key != 'X') seen += key;
       switch (key) {
         case 'W': fmt_.width = parse_dimension("W", val); have_w = true; break;
@@ -147,7 +147,7 @@ class Y4mSource final : public FrameSource {
       return false;
     }
     if (line.rfind("FRAME", 0) != 0 || (line.size() > 5 && line[5] != ' '))
-      throw InputError(in_.path(), fmt::format("frame {} header", index_), escape_control(line.substr(0, 16)),
+      throw InputError(in_.path(), fmt::format("frame {} header", index_), line.substr(0, 16),
                        "expected 'FRAME' (a previous frame may be longer than its header says)");
     if (f.size() != bytes_ || !(f.format() == fmt_)) f.reset(fmt_);
     read_payload(in_, f, index_++);
@@ -162,14 +162,14 @@ class Y4mSource final : public FrameSource {
       const int c = std::fgetc(in_.get());
       if (c == EOF) {
         if (std::ferror(in_.get())) throw InputError(in_.path(), what, "", "read failed");
-        if (!s.empty()) throw InputError(in_.path(), what, escape_control(s.substr(0, 32)), "truncated: the input ends inside a header line");
+        if (!s.empty()) throw InputError(in_.path(), what, s.substr(0, 32), "truncated: the input ends inside a header line");
         at_eof_ = true;
         return s;
       }
       if (c == '\n') return s;
       s += static_cast<char>(c);
       if (s.size() > kMaxHeaderLine)
-        throw InputError(in_.path(), what, escape_control(s.substr(0, 32)), fmt::format("header line longer than {} bytes", kMaxHeaderLine));
+        throw InputError(in_.path(), what, s.substr(0, 32), fmt::format("header line longer than {} bytes", kMaxHeaderLine));
     }
   }
 
