@@ -83,12 +83,21 @@ FolderLock::~FolderLock() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void write_file(const fs::path& file, const std::string& text, const std::string& what) {
+bool writes_through(const fs::path& file, const std::string& flag) {
   struct stat st{};
-  const bool exists = ::stat(file.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw InputError(file.string(), "file", file.string(), "is a folder: cannot write " + what + " there");
-  if (exists && !S_ISREG(st.st_mode)) {
-    // A device or a pipe: written through, never replaced.
+  if (::lstat(file.c_str(), &st) != 0) return false;  // absent: made whole, then renamed into place
+  if (S_ISLNK(st.st_mode)) {
+    struct stat target{};
+    if (::stat(file.c_str(), &target) == 0 && S_ISDIR(target.st_mode))
+      throw InputError(file.string(), flag, file.string(), "is a folder: name a file to write");
+    return true;
+  }
+  if (S_ISDIR(st.st_mode)) throw InputError(file.string(), flag, file.string(), "is a folder: name a file to write");
+  return !S_ISREG(st.st_mode);
+}
+
+void write_file(const fs::path& file, const std::string& text, const std::string& what) {
+  if (writes_through(file, "file")) {
     std::ofstream out(file, std::ios::binary);
     if (!out || !(out << text) || !out.flush())
       throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));

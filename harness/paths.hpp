@@ -37,9 +37,12 @@ class FolderLock {
   int fd_ = -1;
 };
 
-// Writes `text` to `file` whole or throws InputError: through a temporary and a rename when
-// `file` is a regular file or absent; straight through when it is a device or a pipe (never
-// renames over one); refused when it is a folder.
+// How an output file is written: whole, through FILE.part and a rename, when it is a regular file
+// or absent; straight through when it is a device, a pipe or a link (never replaced by a regular
+// file). A folder is refused with an InputError naming `flag`.
+bool writes_through(const std::filesystem::path& file, const std::string& flag);
+
+// Writes `text` to `file` whole or throws InputError, as writes_through says.
 void write_file(const std::filesystem::path& file, const std::string& text, const std::string& what);
 
 }  // namespace twinproof

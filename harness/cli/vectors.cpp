@@ -3,8 +3,6 @@
 #include <filesystem>
 #include <map>
 
-#include <sys/stat.h>
-
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
@@ -45,10 +43,7 @@ int list() {
 int make(const std::string& id, std::string out, bool y4m) {
   const VectorSpec& v = Manifest::project().get(id);
   if (out.empty()) out = v.id + (y4m ? ".y4m" : ".yuv");
-  struct stat st{};
-  const bool exists = out != "-" && ::lstat(out.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw InputError(out, "--output", out, "is a folder: name a file to write");
-  const bool atomic = out != "-" && (!exists || S_ISREG(st.st_mode));
+  const bool atomic = out != "-" && !writes_through(out, "--output");
   const std::string target = atomic ? out + ".part" : out;
   try {
     auto src = open_vector(v);

@@ -290,6 +290,12 @@ def cases():
     add(Case("vectors make -O symlink", ["vectors", "make", "check_pan64x48", "-O", "{tmp}/link.yuv"], 0, "written to",
              setup=lambda tmp: os.symlink(os.path.join(tmp, "target.yuv"), os.path.join(tmp, "link.yuv")),
              check=still_symlink("link.yuv")))
+    add(Case("score --json through a symlink", ["score", "vector:check_pan64x48", "--json", "{tmp}/link.json"], 0, "",
+             setup=lambda tmp: os.symlink(os.path.join(tmp, "target.json"), os.path.join(tmp, "link.json")),
+             check=lambda tmp: still_symlink("link.json")(tmp) or (None if os.path.getsize(os.path.join(tmp, "target.json")) > 0
+                                                                   else "nothing written through the link")))
+    add(Case("score --json into a folder", ["score", "vector:check_pan64x48", "--json", "{tmp}/d"], 2, "is a folder",
+             setup=lambda tmp: os.makedirs(os.path.join(tmp, "d"))))
     add(Case("vectors make -O DIR", ["vectors", "make", "check_pan64x48", "-O", "{tmp}/d"], 2, "is a folder",
              setup=lambda tmp: os.makedirs(os.path.join(tmp, "d")), check=no_file("d.part")))
     add(Case("vectors make -O into a missing folder", ["vectors", "make", "check_pan64x48", "-O", "{tmp}/no/such/x.yuv"], 2,
