@@ -13,6 +13,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include "extractors/devices.hpp"
@@ -295,10 +296,12 @@ class Runner {
     out.interrupted_by = interrupt_signal();
     if (out.interrupted_by)
       for (const Cell& c : cells_)
-        if (!emitted_ids_.count(c.id))
-          out.results.push_back(no_verdict(c.id, fmt::format("no verdict: the run was interrupted (signal {}) before this cell "
-                                                             "was judged",
-                                                             out.interrupted_by)));
+        if (!emitted_ids_.count(c.id)) {
+          CellResult r = base_result(c);
+          r.status = CellStatus::no_verdict;
+          r.detail = fmt::format("no verdict: the run was interrupted (signal {}) before this cell was judged", out.interrupted_by);
+          out.results.push_back(std::move(r));
+        }
     out.exit_code = out.interrupted_by ? 128 + out.interrupted_by : exit_code_for(out.results);
     return out;
   }
@@ -360,11 +363,9 @@ class Runner {
   void open_record() {
     if (o_.report_dir.empty()) return;
     ensure_directory(o_.report_dir, "--report-dir");
-    {
-      std::ofstream list(o_.report_dir / "cells.txt", std::ios::trunc);
-      for (const Cell& c : cells_) list << c.id << "\n";
-      if (!list.flush()) throw InputError((o_.report_dir / "cells.txt").string(), "file", "cells.txt", "cannot write the list of selected cells");
-    }
+    std::string list;
+    for (const Cell& c : cells_) list += c.id + "\n";
+    write_file(o_.report_dir / "cells.txt", list, "the list of selected cells");
     record_.open(record_file(), std::ios::trunc);
     if (!record_) throw InputError(record_file(), "file", o_.report_dir.string(), "cannot write the results record");
   }
@@ -479,16 +480,18 @@ const json& Runner::environment_fingerprint_cached() {
 }  // namespace
 
 void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matrix_cells) {
+  // Each cell counts for the waiver that judges it (the first that matches), per twin.
   std::map<std::string, std::size_t> cells_of_twin;
-  for (const Cell& c : matrix_cells) ++cells_of_twin[c.feature + "/" + c.twin];
+  std::map<const Waiver*, std::map<std::string, std::size_t>> reach;
+  for (const Cell& c : matrix_cells) {
+    const std::string twin = c.feature + "/" + c.twin;
+    ++cells_of_twin[twin];
+    if (const auto ws = table.waivers_for(c.id); !ws.empty()) ++reach[ws.front()][twin];
+  }
   for (const Waiver& w : table.waivers()) {
-    std::map<std::string, std::size_t> matched_of_twin;
+    const std::map<std::string, std::size_t>& matched_of_twin = reach[&w];
     std::size_t matched = 0;
-    for (const Cell& c : matrix_cells)
-      if (!table.waivers_for(c.id).empty() && table.waivers_for(c.id).front() == &w) {
-        ++matched;
-        ++matched_of_twin[c.feature + "/" + c.twin];
-      }
+    for (const auto& [twin, n] : matched_of_twin) matched += n;
     const std::string where = fmt::format("waivers[{}].cells", w.index);
     if (matched > w.max_cells)
       throw InputError(table.file().string(), where, w.cells,
@@ -496,7 +499,7 @@ void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matri
                                    "calibrate the twin",
                                    matched, w.max_cells));
     for (const auto& [twin, n] : matched_of_twin)
-      if (n == cells_of_twin[twin])
+      if (n == cells_of_twin.at(twin))
         throw InputError(table.file().string(), where, w.cells,
                          fmt::format("matches every cell of {} in the matrix ({}): a whole twin is not waived, it is "
                                      "calibrated or fixed",
@@ -505,19 +508,11 @@ void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matri
 }
 
 void check_required_backends(const std::vector<std::string>& names, bool with_mutants) {
-  for (const std::string& name : names) {
-    if (name == "cuda") continue;
-    bool known = false;
-    std::set<std::string> all = {"cuda"};
-    for (const Backend* b : backends(with_mutants)) {
-      known = known || b->name == name;
-      all.emplace(b->name);
-    }
-    if (known) continue;
-    std::string list;
-    for (const std::string& n : all) list += (list.empty() ? "" : ", ") + n;
-    throw ConfigError("--require", name, fmt::format("--require '{}': no such backend (known: {})", name, list));
-  }
+  std::set<std::string> known = {"cuda"};  // the kind: every CUDA backend
+  for (const Backend* b : backends(with_mutants)) known.emplace(b->name);
+  for (const std::string& name : names)
+    if (!known.count(name))
+      throw ConfigError("--require", name, fmt::format("--require '{}': no such backend (known: {})", name, fmt::join(known, ", ")));
 }
 
 GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, const GateOptions& options) {
