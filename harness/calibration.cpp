@@ -151,12 +151,8 @@ const CalibrationRow* Calibration::find(const std::string& feature, const std::s
   // Most specific first: metric and device, metric, device, general (four lookups, whatever the
   // table's size).
   for (const auto& [m, d] : {std::pair{metric, cc}, std::pair{metric, std::string()}, std::pair{std::string(), cc},
-                             std::pair{std::string(), std::string()}}) {
-    if ((!metric.empty() || m.empty()) && (!cc.empty() || d.empty())) {
-      const auto it = index_.find(std::make_tuple(feature, reference, twin, m, d));
-      if (it != index_.end()) return &rows_[it->second];
-    }
-  }
+                             std::pair{std::string(), std::string()}})
+    if (const auto it = index_.find(std::make_tuple(feature, reference, twin, m, d)); it != index_.end()) return &rows_[it->second];
   return nullptr;
 }
 

@@ -142,11 +142,8 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
   std::map<std::string, OptionList> option_sets;
   for (const auto& [name, opts] : sets.items()) {
     // Set names become the last part of cell ids, file names of CTest tests and report keys.
-    const bool clean = !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char ch) {
-      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+';
-    });
-    if (!clean)
-      throw InputError(file, field("option_sets"), name, "option set names are 1 to 64 of A-Z a-z 0-9 _ - . = +");
+    if (!is_plain_name(name))
+      throw InputError(file, field("option_sets"), name, "option set names are 1 to 64 of A-Z a-z 0-9 _ - . = +, not starting with '.'");
     option_sets[name] = options_from_json(opts, file, field("option_sets") + "." + name);
   }
   const json include = j.value("include", json::array()), exclude = j.value("exclude", json::array());
@@ -217,6 +214,12 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
 }
 
 }  // namespace
+
+bool is_plain_name(std::string_view name) {
+  return !name.empty() && name.size() <= 64 && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+';
+  });
+}
 
 Matrix load_matrix(const fs::path& path) {
   const std::string file = path.string();

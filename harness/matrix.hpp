@@ -49,6 +49,10 @@ struct Matrix {
   std::vector<Cell> cells;  // sorted by id
 };
 
+// A name that becomes one part of a cell id and of paths (option sets, vector ids in bundles): 1 to
+// 64 of A-Z a-z 0-9 _ - . = +, not starting with '.'.
+bool is_plain_name(std::string_view name);
+
 // Loads and expands a matrix file. Throws InputError naming the file and the field.
 Matrix load_matrix(const std::filesystem::path& file);
 // The same from a parsed document (`file` names it in errors).

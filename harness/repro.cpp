@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cctype>
 #include <map>
 #include <cmath>
 #include <fstream>
@@ -150,14 +149,6 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
   write_file(o.bundle / kBundleSums, sums, "the bundle's SHA256SUMS");
   fmt::print(out, "bundle: {} ({} frames as .y4m, cell.json, commands.txt, environment.json, SHA256SUMS)\n", o.bundle.string(),
              written);
-}
-
-// A name that is one path component of letters, digits, '_', '-', '.' (not starting with '.').
-bool is_plain_name(const std::string& s) {
-  return !s.empty() && s.size() <= 128 && s[0] != '.' &&
-         std::all_of(s.begin(), s.end(), [](char ch) {
-           return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+';
-         });
 }
 
 // A bundle file: a regular file directly in the bundle folder (not a link out of it, not a FIFO
