@@ -4,6 +4,9 @@
 #include <set>
 #include <sstream>
 
+#include <ctime>
+
+#include <fmt/chrono.h>
 #include <unistd.h>
 
 #include "extractors/devices.hpp"
@@ -54,7 +57,8 @@ json environment_fingerprint() {
           {"cuda_runtime", cuda_runtime_version()},
           {"cuda_driver", cuda_driver_version()},
           {"devices", devices},
-          {"date", today_utc()}};
+          {"date", today_utc()},
+          {"time", fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)))}};  // when the reports were made
 }
 
 }  // namespace twinproof

@@ -294,12 +294,16 @@ class Runner {
     GateOutcome out;
     out.results = results_;
     out.interrupted_by = interrupt_signal();
-    if (out.interrupted_by)
+    out.stopped_early = stopped_early_;
+    if (out.interrupted_by || out.stopped_early)
       for (const Cell& c : cells_)
         if (!emitted_ids_.count(c.id)) {
           CellResult r = base_result(c);
           r.status = CellStatus::no_verdict;
-          r.detail = fmt::format("no verdict: the run was interrupted (signal {}) before this cell was judged", out.interrupted_by);
+          r.detail = out.interrupted_by
+                         ? fmt::format("no verdict: the run was interrupted (signal {}) before this cell was judged", out.interrupted_by)
+                         : fmt::format("no verdict: the run stopped after {} failing or erroring cell(s) (--max-failures {})",
+                                       failures_, o_.max_failures);
           out.results.push_back(std::move(r));
         }
     out.exit_code = out.interrupted_by ? 128 + out.interrupted_by : exit_code_for(out.results);
@@ -386,7 +390,11 @@ class Runner {
     emitted_ids_.insert(r.id);
     results_.push_back(std::move(r));
     const CellResult& last = results_.back();
-    failures_ += last.failing() || last.status == CellStatus::error || last.status == CellStatus::timeout;
+    failures_ += last.needs_attention();
+    if (o_.max_failures > 0 && failures_ >= o_.max_failures && !stop_) {
+      stopped_early_ = true;  // the cells running finish; no new one starts
+      stop_ = true;
+    }
     if (!o_.progress) return;
     const std::size_t done = results_.size(), total = cells_.size();
     const double elapsed = since(start_);
@@ -468,6 +476,7 @@ class Runner {
   std::deque<Running> running_;
   std::atomic<bool> finished_{false};
   std::atomic<bool> stop_{false};  // hand out no more tasks
+  bool stopped_early_ = false;     // by --max-failures (guarded by emit_mu_)
   std::string fatal_;              // why the run stopped (guarded by emit_mu_)
   std::thread watchdog_;
 };

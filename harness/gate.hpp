@@ -24,12 +24,14 @@ struct GateOptions {
   std::string today;                       // YYYY-MM-DD for waiver expiry (default: today, UTC)
   std::filesystem::path report_dir;        // results.jsonl and the reports; empty: none
   bool progress = true;                    // a line per cell (or a live line on a terminal)
+  std::size_t max_failures = 0;            // stop handing out cells once this many need attention (0: never)
 };
 
 struct GateOutcome {
   std::vector<CellResult> results;  // in completion order; then, when interrupted, the cells without a verdict
   int exit_code = 0;                // 128 + the signal when interrupted
   int interrupted_by = 0;           // SIGINT / SIGTERM that stopped the run, or 0
+  bool stopped_early = false;       // --max-failures was reached: the cells not run have no verdict
 };
 
 // Throws InputError / ConfigError before anything runs when the table cannot judge the cells

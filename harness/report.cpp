@@ -56,13 +56,16 @@ std::string subject(const CellResult& r) {
   return r.kind == CellKind::regression ? who + " (goldens)" : who;
 }
 
-void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
+void write_junit(const fs::path& file, const std::vector<CellResult>& results, const json& env) {
   pugi::xml_document doc;
   auto decl = doc.append_child(pugi::node_declaration);
   decl.append_attribute("version") = "1.0";
   decl.append_attribute("encoding") = "UTF-8";
   auto suites = doc.append_child("testsuites");
   suites.append_attribute("name") = "twinproof gate";
+  const std::string timestamp = env.value("time", ""), host = env.value("host", "");
+  unsigned all_failures = 0, all_errors = 0, all_skipped = 0;
+  double all_time = 0;
   std::map<std::string, std::vector<const CellResult*>> by_suite;
   for (const CellResult& r : results) by_suite[r.feature + "/" + r.twin].push_back(&r);
   for (const auto& [name, cells] : by_suite) {
@@ -75,7 +78,13 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
       skipped += (r->status == CellStatus::not_supported && !r->required) || r->status == CellStatus::waived ? 1 : 0;
       time += r->seconds;
     }
+    all_failures += failures;
+    all_errors += errors;
+    all_skipped += skipped;
+    all_time += time;
     suite.append_attribute("name") = name.c_str();
+    suite.append_attribute("timestamp") = timestamp.c_str();
+    suite.append_attribute("hostname") = host.c_str();
     suite.append_attribute("tests") = static_cast<unsigned>(cells.size());
     suite.append_attribute("failures") = failures;
     suite.append_attribute("errors") = errors;
@@ -100,6 +109,12 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results) {
         tc.append_child("system-out").text().set(("unexpected pass under " + r->waiver).c_str());
     }
   }
+  suites.append_attribute("tests") = static_cast<unsigned>(results.size());
+  suites.append_attribute("failures") = all_failures;
+  suites.append_attribute("errors") = all_errors;
+  suites.append_attribute("skipped") = all_skipped;
+  suites.append_attribute("time") = fmt::format("{:.3f}", all_time).c_str();
+  suites.append_attribute("timestamp") = timestamp.c_str();
   std::ostringstream xml;
   doc.save(xml, "  ");
   write_file(file, xml.str(), "JUnit XML");
@@ -116,22 +131,45 @@ std::string cell_class(const CellResult& r) {
   }
 }
 
-std::string html_report(const std::vector<CellResult>& results, const json& env, const std::vector<std::string>& notes) {
+std::string html_report(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
+  const std::vector<CellResult> results = sorted(all);
+  // Fits a 1400 px window: option-set headers are written vertically and a heatmap wider than
+  // the page scrolls inside its own box. Every cell is an anchor (report.html#<cell id>); a
+  // failing cell links to its detail row and back.
   std::string h = R"(<!DOCTYPE html><html><head><meta charset="utf-8"><title>twinproof gate</title><style>
-body{font:13px/1.4 system-ui,sans-serif;margin:20px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}
-td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f3f3}td.l,th.l{text-align:left}
+body{font:13px/1.4 system-ui,sans-serif;margin:20px auto;max-width:1360px;padding:0 20px;color:#222}
+table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:2px 5px;text-align:center}
+th{background:#f3f3f3}td.l,th.l{text-align:left}.scroll{overflow-x:auto;max-width:100%}
+table.map td{font-size:11px;min-width:3.2em}table.map th.opt{writing-mode:vertical-rl;transform:rotate(180deg);
+white-space:nowrap;font-weight:normal;font-size:11px;max-height:12em;padding:4px 2px}table.map td a{color:inherit;text-decoration:none}
+table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflow-wrap:anywhere;vertical-align:top}
 .exact{background:#8fd694}.close{background:#d4edb0}.fail{background:#f08080}.waived{background:#f7c873}
-.err{background:#c59ee0}.ns{background:#e4e4e4;color:#777}.none{background:#fff}code{font-size:12px}
+.err{background:#c59ee0}.ns{background:#e4e4e4;color:#777}.none{background:#fff}code{font-size:12px}:target{outline:3px solid #333}
 .banner{font-size:20px;font-weight:bold;padding:8px 12px;margin:8px 0}.banner.PASS{background:#8fd694}
 .banner.FAIL,.banner.ERROR{background:#f08080}.banner.INCOMPLETE{background:#c59ee0}
 </style></head><body><h1>twinproof gate</h1>)";
   const json counts = status_counts(results);
-  const std::string verdict = run_verdict(results);
-  h += fmt::format("<div class=\"banner {}\">{}</div>", verdict, verdict);
+  h += fmt::format("<div class=\"banner {}\">{}</div>", run_verdict(results), html_escape(verdict_line(results)));
   h += "<p>";
   for (const auto& [k, v] : counts.items()) h += fmt::format("<b>{}</b> {} &nbsp; ", html_escape(k), v.get<int>());
   h += "</p>";
   for (const std::string& n : notes) h += "<p><b>note:</b> " + html_escape(n) + "</p>";
+  // What needs attention comes first, with what to run next.
+  std::vector<const CellResult*> bad;
+  for (const CellResult& r : results)
+    if (r.needs_attention()) bad.push_back(&r);
+  if (!bad.empty()) {
+    h += fmt::format("<h2>Failing or erroring cells ({})</h2><table class=fails><col style=\"width:30%\"><col style=\"width:7%\">"
+                     "<col style=\"width:40%\"><col style=\"width:23%\"><tr><th class=l>cell</th><th>status</th>"
+                     "<th class=l>first difference</th><th class=l>repro</th></tr>",
+                     bad.size());
+    for (const CellResult* r : bad)
+      h += fmt::format("<tr id=\"detail:{0}\"><td><a href=\"#{0}\"><code>{0}</code></a>{1}</td><td class={2}>{3}</td><td>{4}</td>"
+                       "<td><code>{5}</code></td></tr>",
+                       html_escape(r->id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
+                       html_escape(first_difference(*r)), html_escape(repro_command(*r)));
+    h += "</table>";
+  }
   h += fmt::format("<p>commit <code>{}</code>, {}, CUDA runtime {}, driver {}</p>",
                    html_escape(env.value("git_commit", "?")), html_escape(env.value("cpu", "?")),
                    html_escape(env.value("cuda_runtime", "?")), html_escape(env.value("cuda_driver", "?")));
@@ -139,7 +177,8 @@ td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f
     h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0),
                      html_escape(d.value("name", "?")), html_escape(d.value("compute_capability", "?")));
   h += "<p>Heatmap: each twin's largest |difference| from the reference per vector and option set "
-       "(green: bit-exact; light green: within tolerance; red: fail; orange: waived; purple: error or timeout; grey: not supported).</p>";
+       "(green: bit-exact; light green: within tolerance; red: fail; orange: waived; purple: error, timeout or no verdict; "
+       "grey: not supported). Hover a cell for its id and detail.</p>";
   // One heatmap per twin: rows are vector variants, columns option sets.
   std::map<std::string, std::vector<const CellResult*>> by_twin;
   for (const CellResult& r : results) by_twin[subject(r)].push_back(&r);
@@ -152,8 +191,8 @@ td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f
       cols.insert(r->option_set);
       grid[{row, r->option_set}] = r;
     }
-    h += "<h2>" + html_escape(twin) + "</h2><table><tr><th class=l>vector</th>";
-    for (const std::string& c : cols) h += "<th>" + html_escape(c) + "</th>";
+    h += "<h2>" + html_escape(twin) + "</h2><div class=scroll><table class=map><tr><th class=l>vector</th>";
+    for (const std::string& c : cols) h += "<th class=opt>" + html_escape(c) + "</th>";
     h += "</tr>";
     for (const std::string& row : rows) {
       h += "<tr><th class=l>" + html_escape(row) + "</th>";
@@ -165,28 +204,18 @@ td,th{border:1px solid #ccc;padding:3px 6px;text-align:center}th{background:#f3f
         }
         const CellResult& r = *it->second;
         const std::string label = r.status == CellStatus::not_supported ? "n/s"
-                                  : r.status == CellStatus::error || r.status == CellStatus::timeout
-                                      ? std::string(to_string(r.status))
-                                      : diff_text(r.max_abs_diff);
-        h += fmt::format("<td class={} title=\"{}\">{}</td>", cell_class(r),
-                         html_escape(r.id + " — " + std::string(to_string(r.status)) + ": " + r.detail), html_escape(label));
+                                  : r.status == CellStatus::pass || r.status == CellStatus::fail || r.status == CellStatus::waived
+                                      ? diff_text(r.max_abs_diff)
+                                      : std::string(to_string(r.status));
+        const std::string title = html_escape(r.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
+        h += r.needs_attention()
+                 ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", html_escape(r.id), cell_class(r),
+                               title, html_escape(r.id), html_escape(label))
+                 : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", html_escape(r.id), cell_class(r), title, html_escape(label));
       }
       h += "</tr>";
     }
-    h += "</table>";
-  }
-  std::vector<const CellResult*> bad;
-  for (const CellResult& r : results)
-    if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
-  if (!bad.empty()) {
-    h += "<h2>Failing cells</h2><table><tr><th class=l>cell</th><th>status</th><th class=l>first difference</th>"
-         "<th class=l>repro</th></tr>";
-    for (const CellResult* r : bad)
-      h += fmt::format("<tr id=\"{}\"><td class=l><code>{}</code></td><td class={}>{}</td><td class=l>{}</td><td class=l><code>{}</code>"
-                       "</td></tr>",
-                       html_escape(r->id), html_escape(r->id), cell_class(*r), to_string(r->status), html_escape(first_difference(*r)),
-                       html_escape(repro_command(*r)));
-    h += "</table>";
+    h += "</table></div>";
   }
   h += "</body></html>\n";
   return h;
@@ -215,7 +244,7 @@ std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit)
   std::vector<const CellResult*> bad;
   const std::vector<CellResult> results = sorted(all);
   for (const CellResult& r : results)
-    if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
+    if (r.needs_attention()) bad.push_back(&r);
   if (bad.empty()) return {};
   std::string out = fmt::format("failing or erroring cells ({}):\n", bad.size());
   for (std::size_t i = 0; i < bad.size() && i < limit; ++i)
@@ -225,10 +254,23 @@ std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit)
   return out;
 }
 
+std::string verdict_line(const std::vector<CellResult>& results) {
+  const std::string verdict = run_verdict(results);
+  const auto unjudged = std::count_if(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
+  const auto skipped = std::count_if(results.begin(), results.end(),
+                                     [](const CellResult& r) { return r.status == CellStatus::not_supported && !r.required; });
+  std::string line = verdict;
+  if (unjudged && verdict != "INCOMPLETE") line += fmt::format(" (incomplete: {} cell(s) without a verdict)", unjudged);
+  if (skipped) line += fmt::format(", {} cell(s) not supported here", skipped);
+  return line;
+}
+
 std::string run_verdict(const std::vector<CellResult>& results) {
-  if (std::any_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; }))
-    return "INCOMPLETE";
   const int code = exit_code_for(results);
+  // A failure judged is a FAIL whatever the cells left without a verdict would say; without one,
+  // a run that did not judge every cell is INCOMPLETE, never a PASS.
+  if (code != kExitFail && std::any_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; }))
+    return "INCOMPLETE";
   return code == kExitPass ? "PASS" : code == kExitFail ? "FAIL" : "ERROR";
 }
 
@@ -243,7 +285,7 @@ json status_counts(const std::vector<CellResult>& results) {
 
 std::string markdown_summary(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
   const std::vector<CellResult> results = sorted(all);
-  std::string md = fmt::format("## twinproof gate: {}\n\n", run_verdict(results));
+  std::string md = fmt::format("## twinproof gate: {}\n\n", verdict_line(results));
   for (const std::string& n : notes) md += "> " + n + "\n\n";
   // Counts per twin and status.
   std::map<std::string, std::map<std::string, int>> counts;
@@ -265,7 +307,7 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   }
   std::vector<const CellResult*> bad;
   for (const CellResult& r : results)
-    if (r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout) bad.push_back(&r);
+    if (r.needs_attention()) bad.push_back(&r);
   if (!bad.empty()) {
     md += fmt::format("\n### Failing cells ({})\n\n| cell | status | first difference | repro |\n|---|---|---|---|\n", bad.size());
     for (std::size_t i = 0; i < bad.size() && i < 200; ++i)
@@ -304,7 +346,7 @@ void render_reports(const fs::path& dir, const std::vector<CellResult>& all, con
                         {"notes", notes},
                         {"cells", cells}};
   write_text(dir / "summary.json", summary.dump(1) + "\n");
-  write_junit(dir / "junit.xml", results);
+  write_junit(dir / "junit.xml", results, env);
   write_text(dir / "summary.md", markdown_summary(results, env, notes));
   write_text(dir / "report.html", html_report(results, env, notes));
 }

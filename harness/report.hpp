@@ -27,8 +27,12 @@ std::string first_difference(const CellResult& r);
 // command: what the console shows at the end of a run. Empty when none fails.
 std::string failure_recap(const std::vector<CellResult>& results, std::size_t limit = 50);
 
-// PASS, FAIL, ERROR, or INCOMPLETE when a selected cell has no verdict (whatever the others say).
+// FAIL when a judged cell fails (even if others have no verdict), else ERROR for a fault, else
+// INCOMPLETE when a selected cell has no verdict, else PASS.
 std::string run_verdict(const std::vector<CellResult>& results);
+// The verdict with what qualifies it: "FAIL (incomplete: 40 cell(s) without a verdict)",
+// "PASS, 12 cell(s) not supported here". The headline of every report.
+std::string verdict_line(const std::vector<CellResult>& results);
 
 // Counts per status ("pass": 12, ...), and the Markdown summary as text.
 nlohmann::json status_counts(const std::vector<CellResult>& results);

@@ -32,6 +32,7 @@ CellStatus parse_cell_status(const std::string& s) {
 }
 
 bool CellResult::failing() const { return status == CellStatus::fail || (status == CellStatus::not_supported && required); }
+bool CellResult::needs_attention() const { return failing() || status == CellStatus::error || status == CellStatus::timeout; }
 
 json to_json(const CellResult& r) {
   return {{"id", r.id},
@@ -148,12 +149,15 @@ CellResult no_verdict(const std::string& cell_id, const std::string& why) {
 }
 
 int exit_code_for(const std::vector<CellResult>& results) {
-  int code = kExitPass;
+  // A fault outranks a failure; a failure outranks cells left without a verdict (whatever they
+  // would have said, the run has failed); those outrank a pass.
+  bool failing = false, unjudged = false;
   for (const CellResult& r : results) {
-    if (r.status == CellStatus::error || r.status == CellStatus::timeout || r.status == CellStatus::no_verdict) return kExitError;
-    if (r.failing()) code = kExitFail;
+    if (r.status == CellStatus::error || r.status == CellStatus::timeout) return kExitError;
+    failing = failing || r.failing();
+    unjudged = unjudged || r.status == CellStatus::no_verdict;
   }
-  return code;
+  return failing ? kExitFail : unjudged ? kExitError : kExitPass;
 }
 
 }  // namespace twinproof

@@ -38,7 +38,8 @@ struct CellResult {
   bool unexpected_pass = false;    // passed while a waiver covers it
   std::string waiver;
 
-  bool failing() const;  // counts against exit code 1 (fail, required not-supported)
+  bool failing() const;          // makes the run fail, exit 1: a fail, or a required twin not supported
+  bool needs_attention() const;  // failing, an error or a timeout: what a recap lists
 };
 
 nlohmann::json to_json(const CellResult& r);
@@ -54,7 +55,8 @@ inline constexpr std::size_t kMaxRecordBytes = 1u << 20;
 
 std::vector<CellResult> read_results(const std::filesystem::path& file, std::size_t* truncated_lines = nullptr);
 
-// 0 all judged cells pass; 1 a cell failed; 2 a cell errored or timed out.
+// 0 every cell was judged and passes; 1 a cell failed; 2 a cell errored or timed out, or (with no
+// failing cell) a selected cell has no verdict.
 int exit_code_for(const std::vector<CellResult>& results);
 
 }  // namespace twinproof

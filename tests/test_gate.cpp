@@ -6,6 +6,7 @@
 #include <set>
 
 #include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
 #include <pugixml.hpp>
 
 #include "extractors/feature.hpp"
@@ -419,6 +420,78 @@ BOOST_AUTO_TEST_CASE(a_cell_without_a_verdict_makes_the_run_incomplete) {
   BOOST_REQUIRE(junit.load_file((dir / "r" / "junit.xml").c_str()));
   BOOST_TEST(junit.select_nodes("//testcase/error").size() == 1u);
   BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "banner INCOMPLETE"));
+}
+
+BOOST_AUTO_TEST_CASE(max_failures_stops_the_run_and_says_so) {
+  const Matrix m = load_matrix(matrix_file("selftest.json"));
+  TempDir dir;
+  GateOptions o = quiet_options(dir / "r");
+  o.jobs = 1;  // one worker: nothing else is in flight when the second failure stops the run
+  o.max_failures = 2;
+  const GateOutcome out = run_gate(m.cells, Calibration::load(write_table(dir, {{"mutant-ulp", "exact"}, {"mutant-nan", "exact"},
+                                                                               {"mutant-sum", "exact"}, {"mutant-blur", "exact"},
+                                                                               {"mutant-drift", "exact"}, {"mutant-drift-6e-5", "exact"}})),
+                                   o);
+  BOOST_TEST(out.stopped_early);
+  BOOST_TEST(out.results.size() == m.cells.size());
+  const auto count = [&](CellStatus s) {
+    return std::count_if(out.results.begin(), out.results.end(), [&](const CellResult& r) { return r.status == s; });
+  };
+  BOOST_TEST(count(CellStatus::fail) == 2);
+  BOOST_TEST(count(CellStatus::no_verdict) == static_cast<long>(m.cells.size()) - 2);
+  // A judged failure makes the run FAIL (exit 1) whatever the unjudged cells would say; the
+  // headline says the run is incomplete.
+  BOOST_TEST(out.exit_code == kExitFail);
+  BOOST_TEST(run_verdict(out.results) == "FAIL");
+  BOOST_TEST(verdict_line(out.results) == fmt::format("FAIL (incomplete: {} cell(s) without a verdict)", m.cells.size() - 2));
+  BOOST_TEST(read_results(dir / "r" / "results.jsonl").size() == 2u);  // no-verdict cells are never recorded
+  const auto stopped = std::find_if(out.results.begin(), out.results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
+  BOOST_TEST(contains(stopped->detail, "stopped after 2 failing or erroring cell(s) (--max-failures 2)"));
+}
+
+BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {
+  CellResult pass, fail, skipped;
+  pass.id = "float_motion/cpu-simd/flash64/8b/420/default";
+  pass.feature = "float_motion";
+  pass.twin = "cpu-simd";
+  pass.status = CellStatus::pass;
+  fail = pass;
+  fail.id = "float_motion/cpu-simd/flash64/8b/420/add_uv";
+  fail.option_set = "add_uv";
+  fail.status = CellStatus::fail;
+  fail.seconds = 0.25;
+  skipped = pass;
+  skipped.id = "float_motion/cuda/flash64/8b/420/default";
+  skipped.twin = "cuda";
+  skipped.status = CellStatus::not_supported;
+  pass.seconds = 0.5;
+  TempDir dir;
+  render_reports(dir / "r", {pass, fail, skipped}, {{"time", "2026-12-03T01:02:03Z"}, {"host", "runner-7"}});
+  BOOST_TEST(verdict_line({pass, skipped}) == "PASS, 1 cell(s) not supported here");
+  // HTML: the banner, then the failing cells with their repro command, then the heatmaps; every
+  // cell is an anchor, a failing one links to its detail row.
+  const std::string html = test::read_file(dir / "r" / "report.html");
+  const auto banner = html.find("banner FAIL"), detail = html.find("id=\"detail:" + fail.id + "\""), map = html.find("class=map");
+  BOOST_TEST(banner < detail);
+  BOOST_TEST(detail < map);
+  BOOST_TEST(map != std::string::npos);
+  BOOST_TEST(contains(html, "twinproof repro " + fail.id));
+  BOOST_TEST(contains(html, "<td id=\"" + pass.id + "\""));
+  BOOST_TEST(contains(html, "<td id=\"" + fail.id + "\" class=fail"));
+  BOOST_TEST(contains(html, "<a href=\"#detail:" + fail.id + "\">"));
+  BOOST_TEST(contains(html, "max-width:1360px"));
+  // JUnit: totals, timestamp and host on the root and on each suite.
+  pugi::xml_document junit;
+  BOOST_REQUIRE(junit.load_file((dir / "r" / "junit.xml").c_str()));
+  const pugi::xml_node root = junit.child("testsuites");
+  BOOST_TEST(root.attribute("tests").as_int() == 3);
+  BOOST_TEST(root.attribute("failures").as_int() == 1);
+  BOOST_TEST(root.attribute("errors").as_int() == 0);
+  BOOST_TEST(root.attribute("skipped").as_int() == 1);
+  BOOST_TEST(std::string(root.attribute("time").value()) == "0.750");
+  BOOST_TEST(std::string(root.attribute("timestamp").value()) == "2026-12-03T01:02:03Z");
+  BOOST_TEST(std::string(root.child("testsuite").attribute("hostname").value()) == "runner-7");
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "## twinproof gate: FAIL, 1 cell(s) not supported here"));
 }
 
 BOOST_AUTO_TEST_CASE(the_recap_shows_the_first_difference_and_the_repro_command) {

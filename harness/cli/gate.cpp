@@ -25,6 +25,7 @@ struct GateArgs {
   std::vector<std::string> filters, require;
   bool list = false, allow_loosen = false, with_mutants = false, quiet = false, allow_empty = false;
   unsigned jobs = 0;
+  std::size_t max_failures = 0;
   double cell_timeout = 0;
 };
 
@@ -140,6 +141,7 @@ int run_gate_command(const GateArgs& a) {
   o.today = a.today;
   o.report_dir = a.report_dir;
   o.progress = !a.quiet;
+  o.max_failures = a.max_failures;
   // One run per report folder at a time: a second one would tear the first one's record.
   std::optional<FolderLock> lock;
   if (!a.report_dir.empty()) lock.emplace(a.report_dir, "--report-dir");
@@ -153,6 +155,11 @@ int run_gate_command(const GateArgs& a) {
     notes.push_back(fmt::format("INCOMPLETE: interrupted by signal {}; {} selected cell(s) have no verdict", out.interrupted_by,
                                 std::count_if(out.results.begin(), out.results.end(),
                                               [](const CellResult& r) { return r.status == CellStatus::no_verdict; })));
+  if (out.stopped_early)
+    notes.push_back(fmt::format("stopped early: --max-failures {} was reached; {} selected cell(s) were not run and have no verdict",
+                                a.max_failures,
+                                std::count_if(out.results.begin(), out.results.end(),
+                                              [](const CellResult& r) { return r.status == CellStatus::no_verdict; })));
   if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes);
   const nlohmann::json counts = status_counts(out.results);
   std::size_t ran = 0;
@@ -160,12 +167,14 @@ int run_gate_command(const GateArgs& a) {
   fmt::print("gate: {} cells of matrix {}: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout{}\n", cells.size(), m.name,
              counts["pass"].get<int>(), counts["fail"].get<int>(), counts["not-supported"].get<int>(),
              counts["waived"].get<int>(), counts["error"].get<int>(), counts["timeout"].get<int>(),
-             out.interrupted_by ? fmt::format(", {} without a verdict (INCOMPLETE)", counts["no-verdict"].get<int>()) : "");
+             out.interrupted_by  ? fmt::format(", {} without a verdict (INCOMPLETE)", counts["no-verdict"].get<int>())
+             : out.stopped_early ? fmt::format(", {} not run (--max-failures {})", counts["no-verdict"].get<int>(), a.max_failures)
+                                 : "");
   if (ran == 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
   fmt::print("{}", failure_recap(out.results));
   if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
   std::size_t failing = 0;
-  for (const CellResult& r : out.results) failing += r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout;
+  for (const CellResult& r : out.results) failing += r.needs_attention();
   const int skipped = counts["not-supported"].get<int>();
   const int unjudged = counts["no-verdict"].get<int>();
   fmt::print("{} passed, {} failed{}{}\n", counts["pass"].get<int>(), failing, skipped ? fmt::format(", {} skipped", skipped) : "",
@@ -227,7 +236,7 @@ int run_merge(const MergeArgs& a) {
   render_reports(a.out, merged, environment_fingerprint(), notes);
   std::size_t failing = 0, passed = 0;
   for (const CellResult& r : merged) {
-    failing += r.failing() || r.status == CellStatus::error || r.status == CellStatus::timeout;
+    failing += r.needs_attention();
     passed += r.status == CellStatus::pass;
   }
   fmt::print("merged {} cells from {} shard(s) into {}\n{}{} passed, {} failed\n", merged.size(), a.shards.size(), a.out,
@@ -275,6 +284,9 @@ void add_gate(CLI::App& app, int& rc) {
                   "GPU ordinals for GPU cells (one worker each), or all (default: the CTest resource's GPU, else 0)");
   sub->add_option("--require", a->require, "A backend that must be supported (repeatable; 'cuda' means every CUDA backend)");
   sub->add_flag("--allow-loosen", a->allow_loosen, "Accept calibration rows looser than what they override (reported)");
+  sub->add_option("--max-failures", a->max_failures,
+                  "Stop handing out cells once N cells failed or errored (0: run them all); the rest get no verdict")
+      ->capture_default_str();
   sub->add_option("--cell-timeout", a->cell_timeout, "Seconds a cell may run (0: no limit)");
   sub->add_option("--report-dir", a->report_dir, "Where results.jsonl and the reports go")->capture_default_str();
   sub->add_flag("--with-mutants", a->with_mutants, "Register the deliberately broken twins (self-test)");
