@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # The main job: set up, build, fetch the real-content vectors, check every golden bit for bit,
 # then run the gate over ci/matrices/gate.json. Extra arguments go to the gate (e.g.
-# --require cuda on a GPU runner). Reports: build/ci/gate-report/.
+# --require cuda on a GPU runner); a --shard I/N among them shards the goldens check too.
+# Reports: build/ci/gate-report/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+goldens_args=()
+args=("$@")
+for ((i = 0; i < ${#args[@]}; ++i)); do
+  case ${args[i]} in
+    --shard) goldens_args+=(--shard "${args[i + 1]:-}") ;;
+    --shard=*) goldens_args+=("${args[i]}") ;;
+  esac
+done
 bash scripts/setup.sh
 build=$(bash scripts/build.sh ci)
 "$build/harness/twinproof" vectors fetch
-"$build/harness/twinproof" goldens check
+"$build/harness/twinproof" goldens check "${goldens_args[@]}"
 "$build/harness/twinproof" gate --report-dir "$build/gate-report" "$@"

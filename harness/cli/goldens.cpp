@@ -25,15 +25,18 @@ struct CheckArgs {
   int device = 0;
   int places = 0;  // 0: exact
   std::string json;
+  std::string shard;  // "I/N": case k (counted over every selected feature, in order) runs in shard k mod N
 };
 
 struct Tally {
   unsigned passed = 0, failed = 0, absent = 0, errors = 0;
+  std::size_t seen = 0;  // cases selected so far, across features: the shard index counts these
 };
 
 // One feature's goldens with one backend; case ids are filtered as "<feature>/<vector>/<set>" and
 // as "<vector>/<set>".
-void check_feature(const CheckArgs& a, const FeatureDescriptor& feature, const Backend& b, nlohmann::json& record, Tally& total) {
+void check_feature(const CheckArgs& a, const std::optional<Shard>& shard, const FeatureDescriptor& feature, const Backend& b,
+                   nlohmann::json& record, Tally& total) {
   const Availability av = b.availability();
   if (!av.available) throw ConfigError("--backend", std::string(b.name), fmt::format("backend '{}' is unavailable: {}", b.name, av.reason));
   // Describe every check first (cheap), then run them.
@@ -43,7 +46,9 @@ void check_feature(const CheckArgs& a, const FeatureDescriptor& feature, const B
   };
   const std::vector<GoldenFile> files = load_goldens(std::string(feature.name));
   const auto selected = [&](const std::string& id) {
-    return matches_filters(a.filters, {id, std::string(feature.name) + "/" + id});
+    if (!matches_filters(a.filters, {id, std::string(feature.name) + "/" + id})) return false;
+    const std::size_t k = total.seen++;
+    return !shard || k % shard->count == shard->index;
   };
   std::vector<Item> items;
   for (const GoldenFile& f : files) {
@@ -110,9 +115,10 @@ int check(const CheckArgs& a) {
   for (const std::string& name : a.features) feature_or_throw(name);
   if (plan.empty())
     throw ConfigError("--backend", a.backend, fmt::format("no selected feature has a backend '{}' (see `twinproof features`)", a.backend));
+  const std::optional<Shard> shard = a.shard.empty() ? shard_from_environment() : std::optional<Shard>(parse_shard(a.shard));
   nlohmann::json record = nlohmann::json::array();
   Tally t;
-  for (const auto& [f, b] : plan) check_feature(a, *f, *b, record, t);
+  for (const auto& [f, b] : plan) check_feature(a, shard, *f, *b, record, t);
   if (t.passed + t.failed + t.absent + t.errors == 0)
     throw ConfigError("--filter", fmt::format("{} filter(s)", a.filters.size()),
                       "no golden case is selected: nothing was checked (see the case ids in goldens/<feature>/*.json)");
@@ -141,6 +147,7 @@ void add_goldens(CLI::App& app, int& rc) {
   ch->add_option("--feature", a->features, "Feature (repeatable; default: every feature)");
   ch->add_option("--backend,-b", a->backend, "Backend (default: each feature's reference; else every feature that has it)");
   ch->add_option("--filter", a->filters, "Case id glob (repeatable; a leading - excludes)");
+  ch->add_option("--shard", a->shard, "I/N: run case k of the selected cases in shard k mod N (as gate --shard)");
   ch->add_option("-j,--jobs", a->jobs, "Parallel cases (default: all cores; GPU backends run one at a time)");
   ch->add_flag("--skip-absent", a->skip_absent, "Report cases whose vector is not fetched as skipped instead of failed");
   ch->add_option("--device", a->device, "GPU ordinal")->capture_default_str();

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Validates the CI templates in ci/runners/ against their platforms' schemas: the GitHub workflow
+# with action-validator (GitHub's workflow schema), the GitLab pipeline with gitlab-ci-local (GitLab's
+# .gitlab-ci.yml schema, and its jobs resolved), both with yamllint. The npm tools are pinned and
+# installed into build/lint-ci; yamllint is a Debian package (scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools=build/lint-ci
+if [[ ! -x $tools/node_modules/.bin/action-validator || ! -x $tools/node_modules/.bin/gitlab-ci-local ]]; then
+  command -v npm >/dev/null || { echo "lint-ci.sh: npm is missing (scripts/setup.sh installs it)" >&2; exit 2; }
+  mkdir -p "$tools"
+  npm install --no-audit --no-fund --silent --prefix "$tools" \
+    @action-validator/cli@0.6.0 @action-validator/core@0.6.0 gitlab-ci-local@4.60.1
+fi
+yamllint -d '{extends: default, rules: {line-length: {max: 130}, truthy: {check-keys: false}, document-start: disable}}' \
+  ci/runners/github-gpu.yml ci/runners/gitlab-gpu.yml
+"$tools/node_modules/.bin/action-validator" ci/runners/github-gpu.yml
+# gitlab-ci-local reads .gitlab-ci.yml from a git work tree: give it one holding only the template.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git -C "$work" init -q
+cp ci/runners/gitlab-gpu.yml "$work/.gitlab-ci.yml"
+out=$(cd "$work" && "$OLDPWD/$tools/node_modules/.bin/gitlab-ci-local" --list 2>&1) || { echo "$out" >&2; exit 1; }
+# The pipeline must resolve to its three jobs, the gate in two shards.
+for job in twinproof-build 'twinproof-gate: \[1/2\]' 'twinproof-gate: \[2/2\]' twinproof-merge; do
+  grep -q "^$job " <<<"$out" || { echo "$out" >&2; echo "lint-ci.sh: the GitLab pipeline lacks job $job" >&2; exit 1; }
+done
+echo "lint-ci.sh: ci/runners/github-gpu.yml and ci/runners/gitlab-gpu.yml are valid"
