@@ -28,13 +28,24 @@ bool holds_data(const fs::path& p) {
 
 fs::path data_root() {
   if (const char* env = std::getenv("TWINPROOF_DATA"); env != nullptr && *env != '\0') return fs::path(env);
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
-      if (holds_data(dir)) return dir;
-  }
-  return fs::path(TWINPROOF_SOURCE_DIR);
+  // Found from where the binary is, never from where it was built: a source or build tree holds
+  // the data in an ancestor folder, an installed binary (PREFIX/bin) in PREFIX/share/twinproof.
+  static const fs::path found = [] {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+      for (fs::path dir = exe.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+        if (holds_data(dir)) return dir;
+        if (holds_data(dir / "share" / "twinproof")) return dir / "share" / "twinproof";
+        if (dir == dir.root_path()) break;
+      }
+    return fs::path();
+  }();
+  if (found.empty())
+    throw ConfigError("TWINPROOF_DATA", "",
+                      "cannot find twinproof's data (vectors/manifest.json, goldens/, ci/) in a folder above the executable or in "
+                      "PREFIX/share/twinproof; set TWINPROOF_DATA to the folder that holds them");
+  return found;
 }
 
 fs::path cache_root() {

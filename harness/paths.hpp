@@ -6,9 +6,10 @@
 
 namespace twinproof {
 
-// The folder holding vectors/manifest.json, goldens/ and ci/: $TWINPROOF_DATA, else the folder
-// above the executable when it holds them (bundles: bin/twinproof), else the source tree this
-// binary was built from.
+// The folder holding vectors/manifest.json, goldens/ and ci/: $TWINPROOF_DATA, else the nearest
+// folder above the executable that holds them (a source tree, a bundle's bin/twinproof), or its
+// share/twinproof (an installed PREFIX/bin/twinproof). Throws ConfigError when there is none: no
+// path of the build machine is compiled in.
 std::filesystem::path data_root();
 
 // Decoded real-content vectors: $TWINPROOF_CACHE, else $XDG_CACHE_HOME/twinproof, else

@@ -22,7 +22,11 @@ def main() -> int:
         return 2
     feature = sys.argv[1]
     oracle = json.loads(pathlib.Path(sys.argv[2]).read_text())
+    # The oracle cites the shared specs; the project's own docs describe the same contracts.
     about = oracle["about"]
+    for spec, doc in (("spec/vectors.md", "vectors/RECIPES.md"), ("spec/integer_motion.md", "extractors/motion/CONTRACT.md"),
+                      ("spec/float_motion.md", "extractors/float_motion/CONTRACT.md")):
+        about = about.replace(spec, doc)
     commit = about.split("commit ")[1].split(",")[0] if "commit " in about else "unknown"
 
     manifest_path = ROOT / "vectors" / "manifest.json"

@@ -10,6 +10,9 @@ packages=(
   ffmpeg        # decodes the real-content vectors
   python3       # runs the bad-input corpus (tests/hostile/corpus.py)
   clang libclang-rt-14-dev   # libFuzzer and its sanitizers for the fuzz targets (scripts/fuzz.sh)
+  yamllint      # checks the CI templates (scripts/lint-ci.sh)
+  ccache        # the CI templates keep compiled objects between runs with it
+  dpkg-dev      # CPack's .deb: dpkg-shlibdeps finds the packages the binary links against
 )
 missing=()
 for p in "${packages[@]}"; do

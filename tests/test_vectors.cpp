@@ -1,4 +1,4 @@
-// The generator against the check values of spec/vectors.md, and the SHA-256 pin.
+// The generator against the check values of vectors/RECIPES.md, and the SHA-256 pin.
 #include <boost/test/unit_test.hpp>
 
 #include "harness/errors.hpp"
@@ -31,7 +31,7 @@ BOOST_AUTO_TEST_CASE(splitmix64_first_outputs) {
   BOOST_TEST(r.next() == 0x6e789e6aa1b965f4ull);
 }
 
-// The six check values of spec/vectors.md, one per recipe and format family.
+// The six check values of vectors/RECIPES.md, one per recipe and format family.
 BOOST_AUTO_TEST_CASE(spec_check_values) {
   const char* ids[] = {"check_pan64x48", "check_cb16x8", "check_noise33x17", "check_ramp20x10", "check_flash9x7", "check_pan21x11"};
   for (const char* id : ids) {

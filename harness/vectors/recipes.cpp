@@ -1,4 +1,4 @@
-// The five recipes of spec/vectors.md. Integer arithmetic only: every machine makes the same bytes.
+// The five recipes of vectors/RECIPES.md. Integer arithmetic only: every machine makes the same bytes.
 #include <algorithm>
 #include <functional>
 

@@ -1,4 +1,4 @@
-// Test vectors: recipes (spec/vectors.md), decoded real clips, and their pinned SHA-256.
+// Test vectors: recipes (vectors/RECIPES.md), decoded real clips, and their pinned SHA-256.
 #pragma once
 
 #include <filesystem>
@@ -82,7 +82,7 @@ std::filesystem::path cached_vector_path(const VectorSpec& v);
 // its SHA-256. Returns a one-line status. Throws InputError when a step fails or the bytes drift.
 std::string fetch_vector(const VectorSpec& v, bool force);
 
-// SplitMix64 as spec/vectors.md defines it.
+// SplitMix64 as vectors/RECIPES.md defines it.
 class SplitMix64 {
  public:
   explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
