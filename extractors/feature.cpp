@@ -3,9 +3,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/printf.h>
 
 namespace twinproof {
 
@@ -104,6 +106,32 @@ void parse_options(std::span<const OptionSpec> table, const OptionList& given, v
       }
     }
   }
+}
+
+std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options) {
+  const LibvmafName* name = nullptr;
+  for (const LibvmafName& n : feature.libvmaf_names)
+    if (n.metric == metric) name = &n;
+  if (name == nullptr)
+    throw ConfigError("metric", std::string(metric), fmt::format("feature {} has no metric '{}'", feature.name, metric));
+  // The options off their defaults, keyed by option name (libvmaf sorts its suffixes by it).
+  std::map<std::string, std::string> suffixes;
+  for (const auto& [given, value] : options) {
+    const OptionSpec* spec = find_option(feature.options, given);
+    if (spec == nullptr || !spec->names_output) continue;
+    const std::string key = spec->alias != nullptr ? spec->alias : spec->name;
+    if (spec->type == OptionType::boolean) {
+      if (parse_bool(*spec, value) != parse_bool(*spec, spec->default_text)) suffixes[spec->name] = "_" + key;
+      continue;
+    }
+    const double v = parse_number(*spec, value);
+    if (v == parse_number(*spec, spec->default_text)) continue;
+    suffixes[spec->name] = spec->type == OptionType::integer ? fmt::format("_{}_{}", key, static_cast<int>(v))
+                                                              : fmt::format("_{}_{}", key, fmt::sprintf("%g", v));
+  }
+  std::string out(name->alias.empty() ? name->feature_name : name->alias);
+  for (const auto& [option, suffix] : suffixes) out += suffix;
+  return out;
 }
 
 const StageInfo* FeatureDescriptor::stage(std::string_view id) const {

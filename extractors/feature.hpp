@@ -25,6 +25,9 @@ struct OptionSpec {
   double min, max;           // inclusive; unused for booleans
   std::size_t offset;        // offsetof(the feature's options struct, the field): bool, int or double
   const char* help;
+  // libvmaf adds a non-default value of this option to its output's metric names (its
+  // VMAF_OPT_FLAG_FEATURE_PARAM); `debug` does not.
+  bool names_output = true;
 };
 
 // "true or false", "an integer in [0, 9]", "a finite number in [0, 5]".
@@ -46,6 +49,13 @@ Options parse_options_as(std::span<const OptionSpec> table, const OptionList& gi
 
 // The spec an option name or alias refers to, or nullptr.
 const OptionSpec* find_option(std::span<const OptionSpec> table, std::string_view name_or_alias);
+
+// ---- libvmaf's output names --------------------------------------------------------------------
+struct LibvmafName {
+  std::string_view metric;        // the feature's metric: "motion2"
+  std::string_view feature_name;  // what libvmaf's extractor calls it: "VMAF_integer_feature_motion2_score"
+  std::string_view alias;         // what libvmaf's output writers print instead, when it has one: "integer_motion2"
+};
 
 // ---- Pipeline stages (what `inspect` may expose; repro bisects in this order) ----------------
 enum class StageRole {
@@ -79,9 +89,17 @@ struct FeatureDescriptor {
   DeviceTraffic (*traffic)(const Format& fmt, const OptionList& options) = nullptr;
   // Option sets that reach every path of the feature's arithmetic: twin checks run each.
   std::vector<OptionList> probe_option_sets;
+  std::vector<LibvmafName> libvmaf_names;  // one per metric
 
   const StageInfo* stage(std::string_view id) const;
 };
+
+// The key libvmaf's JSON, XML and CSV writers use for `metric` under `options` (valid options):
+// with every naming option at its default, the alias (else libvmaf's feature name); otherwise the
+// alias (else the name) followed, in the order of the options' names, by `_<alias>` for each
+// boolean and `_<alias>_<value>` for each number (%d, or %g of a double) that is not at its
+// default. Throws ConfigError for a metric the feature does not have.
+std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options);
 
 // Every registered feature (extractors/features.inc), in registration order.
 std::span<const FeatureDescriptor* const> features();

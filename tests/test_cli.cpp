@@ -4,10 +4,13 @@
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
+#include <pugixml.hpp>
 
+#include "extractors/feature.hpp"
 #include "harness/compare.hpp"
 #include "harness/goldens.hpp"
 #include "harness/paths.hpp"
+#include "harness/vmaf_output.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -30,7 +33,7 @@ BOOST_AUTO_TEST_SUITE(cli)
 
 BOOST_AUTO_TEST_CASE(score_json_round_trips_to_the_oracle_bits) {
   TempDir dir;
-  const auto r = run_cli({"score", "vector:flash64", "-o", "mbf=0.5", "-o", "mbo=3", "--json", (dir / "s.json").string()});
+  const auto r = run_cli({"score", "vector:flash64", "--option", "mbf=0.5", "--option", "mbo=3", "--json", (dir / "s.json").string()});
   BOOST_TEST(r.rc == 0);
   BOOST_TEST(contains(r.out, "0x1.fep+7"));  // the table shows %a
   const auto j = nlohmann::json::parse(test::read_file(dir / "s.json"));
@@ -48,8 +51,89 @@ BOOST_AUTO_TEST_CASE(score_json_round_trips_to_the_oracle_bits) {
   BOOST_TEST(j["frames"][3]["frameNum"] == 3);
 }
 
+BOOST_AUTO_TEST_CASE(libvmaf_names_follow_its_rules) {
+  const FeatureDescriptor& motion = *find_feature("motion");
+  const FeatureDescriptor& float_motion = *find_feature("float_motion");
+  // Every option at its default (debug never counts): libvmaf's alias, or its feature name.
+  BOOST_TEST(libvmaf_metric_name(motion, "motion2", {}) == "integer_motion2");
+  BOOST_TEST(libvmaf_metric_name(motion, "motion_sad", {{"debug", "true"}}) == "VMAF_integer_feature_motion_sad_score");
+  BOOST_TEST(libvmaf_metric_name(motion, "motion2", {{"mfw", "1.0"}, {"motion_max_val", "10000"}}) == "integer_motion2");
+  BOOST_TEST(libvmaf_metric_name(float_motion, "motion3", {{"debug", "false"}}) == "motion3");
+  // The example libvmaf itself wrote (extractors/motion/CONTRACT.md): suffixes in the order of
+  // the options' names, whatever order they are given in; booleans by alias only; %g of numbers.
+  const OptionList all = {{"motion_max_val", "224"}, {"mma", "true"},   {"debug", "true"}, {"mfw", "4.875"},
+                          {"force_0", "true"},       {"mffw", "true"}, {"mbo", "7"},      {"mbf", "0.75"}};
+  BOOST_TEST(libvmaf_metric_name(motion, "motion2", all) == "integer_motion2_mbf_0.75_mbo_7_mffw_force_0_mfw_4.875_mmxv_224_mma");
+  BOOST_TEST(libvmaf_metric_name(motion, "motion_sad", {{"mffw", "true"}}) == "VMAF_integer_feature_motion_sad_score_mffw");
+  BOOST_TEST(libvmaf_metric_name(float_motion, "motion", {{"motion_filter_size", "3"}, {"mau", "true"}, {"mdc", "true"}}) ==
+             "motion_mdc_mau_mfs_3");
+  BOOST_TEST(libvmaf_metric_name(float_motion, "motion2", {{"mfw", "0.1234567"}}) == "motion2_mfw_0.123457");
+  BOOST_CHECK_THROW(libvmaf_metric_name(float_motion, "motion_sad", {}), ConfigError);
+}
+
+BOOST_AUTO_TEST_CASE(numbers_print_as_libvmaf_prints_them_or_exactly) {
+  BOOST_TEST(format_number(0.5, NumberStyle::vmaf) == "0.500000");
+  BOOST_TEST(format_number(0.000001, NumberStyle::vmaf) == "0.000001");          // six zeros: %.6f
+  BOOST_TEST(format_number(1e-7, NumberStyle::vmaf) == "0.0000001000000000");    // seven: %.16f
+  BOOST_TEST(format_number(12.5, NumberStyle::vmaf) == "12.500000");
+  BOOST_TEST(format_number(0, NumberStyle::vmaf) == "0.000000");
+  for (const double v : {0.1, 1e-7, 34.784095764160156, 5e-324, 1.7976931348623157e308})
+    BOOST_TEST(std::bit_cast<std::uint64_t>(std::strtod(format_number(v, NumberStyle::exact).c_str(), nullptr)) ==
+               std::bit_cast<std::uint64_t>(v));
+}
+
+BOOST_AUTO_TEST_CASE(score_speaks_the_vmaf_tools_language) {
+  TempDir dir;
+  const GoldenFile g = load_golden_file(data_root() / "goldens/motion/pan576.json");
+  const GoldenCase* window = nullptr;
+  for (const GoldenCase& c : g.cases)
+    if (c.id == "pan576/five_frame") window = &c;
+  BOOST_REQUIRE(window != nullptr);
+  const auto expected = [&](const char* metric, unsigned frame) { return std::bit_cast<std::uint64_t>(*window->expected.get(metric, frame)); };
+  // --feature as vmaf writes it, -o FILE in XML (vmaf's default format), libvmaf's keys.
+  const auto xml = run_cli({"score", "vector:pan576", "--feature", "motion=motion_five_frame_window=true:debug=true", "-o",
+                            (dir / "s.xml").string(), "--vmaf-names"});
+  BOOST_TEST_REQUIRE(xml.rc == 0, xml.err);
+  pugi::xml_document doc;
+  BOOST_REQUIRE(doc.load_file((dir / "s.xml").c_str()));
+  const pugi::xml_node frames = doc.child("VMAF").child("frames");
+  BOOST_TEST(doc.child("VMAF").child("params").attribute("qualityWidth").as_int() == 576);
+  unsigned n = 0;
+  for (const pugi::xml_node f : frames.children("frame")) {
+    const unsigned frame = f.attribute("frameNum").as_uint();
+    BOOST_TEST(std::bit_cast<std::uint64_t>(std::stod(f.attribute("integer_motion2_mffw").value())) == expected("motion2", frame));
+    BOOST_TEST(std::bit_cast<std::uint64_t>(std::stod(f.attribute("VMAF_integer_feature_motion_sad_score_mffw").value())) ==
+               expected("motion_sad", frame));
+    ++n;
+  }
+  BOOST_TEST(n == 48u);
+  BOOST_TEST(doc.child("VMAF").child("pooled_metrics").find_child_by_attribute("metric", "name", "integer_motion3_mffw")
+                 .attribute("harmonic_mean") != pugi::xml_attribute());
+  // The same through --option, as CSV on stdout: the same values, the same keys.
+  const auto csv = run_cli({"score", "vector:pan576", "--feature", "motion", "--option", "mffw=true", "--option", "debug=true",
+                            "--csv", "--vmaf-names"});
+  BOOST_TEST_REQUIRE(csv.rc == 0, csv.err);
+  BOOST_TEST(contains(csv.out, "Frame,VMAF_integer_feature_motion_sad_score_mffw,integer_motion_mffw,integer_motion2_mffw,integer_motion3_mffw,\n0,"));
+  BOOST_TEST(std::count(csv.out.begin(), csv.out.end(), '\n') == 49);
+  // Bare --json is the format of --output; libvmaf's shape has nothing else with --vmaf-names.
+  const auto json = run_cli({"score", "vector:pan576", "--feature", "motion=mffw=true", "--json", "-o", (dir / "s.json").string(),
+                             "--vmaf-names", "--precision", "vmaf"});
+  BOOST_TEST_REQUIRE(json.rc == 0, json.err);
+  const auto j = nlohmann::json::parse(test::read_file(dir / "s.json"));
+  BOOST_TEST(j.size() == 5u);  // version, fps, frames, pooled_metrics, aggregate_metrics
+  BOOST_TEST(j["frames"][10]["metrics"].contains("integer_motion2_mffw"));
+  BOOST_TEST(contains(test::read_file(dir / "s.json"), ": 0.000000"));  // %.6f
+  // Refusals: two formats, two destinations, a malformed --feature.
+  expect_refusal(run_cli({"score", "vector:tiny3", "--xml", "--csv"}), {"one output format"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--json", (dir / "a").string(), "-o", (dir / "b").string()}), {"both name the output"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--feature", "motion=mfw"}), {"--feature", "'mfw' is not opt=val"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--feature", "motion=mfw=2", "--option", "motion_fps_weight=3"}),
+                 {"motion_fps_weight", "more than once"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--precision", "6"}), {"--precision", "'6'"});
+}
+
 BOOST_AUTO_TEST_CASE(not_emitted_metric_is_absent_from_json) {
-  const auto r = run_cli({"score", "vector:tiny3", "-o", "debug=false", "--json", "-"});
+  const auto r = run_cli({"score", "vector:tiny3", "--option", "debug=false", "--json", "-"});
   BOOST_TEST(r.rc == 0);
   const auto j = nlohmann::json::parse(r.out);
   BOOST_TEST(!j["frames"][1]["metrics"].contains("motion"));
@@ -87,10 +171,10 @@ BOOST_AUTO_TEST_CASE(bad_inputs_exit_2_with_one_line) {
   expect_refusal(run_cli({"score", (dir / "raw.yuv").string(), "--width", "10", "--height", "10", "--pixfmt", "411",
                           "--bitdepth", "8"}),
                  {"--pixfmt", "'411'"});
-  expect_refusal(run_cli({"score", "vector:pan576", "-o", "motion_foo=1"}), {"pan576", "motion_foo", "'1'"});
-  expect_refusal(run_cli({"score", "vector:pan576", "-o", "mfw=5.5"}), {"pan576", "motion_fps_weight", "'5.5'", "[0, 5]"});
-  expect_refusal(run_cli({"score", "vector:pan576", "-o", "mfs=3.7"}), {"motion_filter_size", "'3.7'"});
-  expect_refusal(run_cli({"score", "vector:mono160", "-o", "motion_add_uv=true"}), {"mono160", "motion_add_uv", "4:0:0"});
+  expect_refusal(run_cli({"score", "vector:pan576", "--option", "motion_foo=1"}), {"pan576", "motion_foo", "'1'"});
+  expect_refusal(run_cli({"score", "vector:pan576", "--option", "mfw=5.5"}), {"pan576", "motion_fps_weight", "'5.5'", "[0, 5]"});
+  expect_refusal(run_cli({"score", "vector:pan576", "--option", "mfs=3.7"}), {"motion_filter_size", "'3.7'"});
+  expect_refusal(run_cli({"score", "vector:mono160", "--option", "motion_add_uv=true"}), {"mono160", "motion_add_uv", "4:0:0"});
   expect_refusal(run_cli({"score", "vector:tiny2"}), {"tiny2", "plane Y", "'2x2'"});
   expect_refusal(run_cli({"score", "vector:tiny3", "--backend", "nosuch"}), {"--backend", "'nosuch'"});
   expect_refusal(run_cli({"score", "vector:tiny3", "--frames", "9:"}), {"--frames"});

@@ -15,7 +15,7 @@ std::span<const OptionSpec> option_table() {
       {"motion_filter_size", "mfs", OptionType::integer, "5", 0, 9, offsetof(O, filter_size), "blur taps: 3, 1 (identity) or 5"},
       {"motion_add_uv", "mau", OptionType::boolean, "false", 0, 0, offsetof(O, add_uv), "score chroma planes too"},
       {"motion_max_val", "mmxv", OptionType::real, "10000.0", 0, 10000, offsetof(O, max_val), "clip of every output"},
-      {"debug", nullptr, OptionType::boolean, "true", 0, 0, offsetof(O, debug), "emit `motion`"},
+      {"debug", nullptr, OptionType::boolean, "true", 0, 0, offsetof(O, debug), "emit `motion`", false},
   };
   return table;
 }

@@ -41,6 +41,10 @@ const FeatureDescriptor& motion_feature() {
                             {{"motion_five_frame_window", "true"}, {"motion_moving_average", "true"}},
                             {{"motion_fps_weight", "1.75"}, {"motion_max_val", "50.75"}, {"motion_blend_factor", "0.25"},
                              {"motion_blend_offset", "10"}}},
+      .libvmaf_names = {{"motion_sad", "VMAF_integer_feature_motion_sad_score", ""},
+                        {"motion", "VMAF_integer_feature_motion_score", "integer_motion"},
+                        {"motion2", "VMAF_integer_feature_motion2_score", "integer_motion2"},
+                        {"motion3", "VMAF_integer_feature_motion3_score", "integer_motion3"}},
   };
   return d;
 }

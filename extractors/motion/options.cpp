@@ -16,7 +16,7 @@ std::span<const OptionSpec> option_table() {
        "SAD of frames t-2 and t; motion2 from the neighbours"},
       {"motion_moving_average", "mma", OptionType::boolean, "false", 0, 0, offsetof(O, moving_average),
        "motion3 as the mean of this and the previous frame's"},
-      {"debug", nullptr, OptionType::boolean, "false", 0, 0, offsetof(O, debug), "emit `motion`"},
+      {"debug", nullptr, OptionType::boolean, "false", 0, 0, offsetof(O, debug), "emit `motion`", false},
   };
   return table;
 }

@@ -1,5 +1,7 @@
 // twinproof score: one input through one backend, a per-frame table or vmaf-shaped JSON.
+#include <chrono>
 #include <fstream>
+#include <optional>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -11,55 +13,63 @@
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/scores.hpp"
+#include "harness/vmaf_output.hpp"
+#include "extractors/feature.hpp"
 
 namespace twinproof::cli {
 namespace {
 
 struct ScoreArgs {
   InputArgs input;
-  std::string feature = "float_motion";
+  std::string feature = "float_motion";  // NAME, or as vmaf writes it: NAME=opt=val:opt=val
   std::string backend = "cpu";
   std::vector<std::string> options;
   std::string frames;
-  std::string json;
+  std::string json;    // --json FILE (a file of its own), or bare --json: the format of --output
+  std::string output;  // --output/-o FILE
+  bool json_given = false, xml = false, csv = false, vmaf_names = false;
+  std::string precision = "exact";
   int device = 0;
 };
 
-nlohmann::json to_vmaf_json(const ScoreTable& t, const std::vector<std::string>& metrics, const ScoreArgs& a,
-                            const FrameSource& src) {
-  using nlohmann::json;
-  json frames = json::array();
-  for (unsigned i = 0; i < t.frames(); ++i) {
-    const unsigned f = t.first_frame() + i;
-    json m = json::object();
-    for (const std::string& metric : metrics)
-      if (auto v = t.get(metric, f)) m[metric] = *v;  // not emitted: absent
-    frames.push_back({{"frameNum", f}, {"metrics", m}});
+// "motion=motion_fps_weight=2:debug=true" -> ("motion", {{motion_fps_weight, 2}, {debug, true}}).
+std::pair<std::string, OptionList> parse_feature_flag(const std::string& text) {
+  const auto eq = text.find('=');
+  std::pair<std::string, OptionList> out{text.substr(0, eq), {}};
+  if (out.first.empty()) throw ConfigError("--feature", text, fmt::format("--feature '{}': no feature name (NAME=opt=val:opt=val)", text));
+  if (eq == std::string::npos) return out;
+  std::size_t begin = eq + 1;
+  for (;;) {
+    const auto colon = text.find(':', begin);
+    const std::string pair = text.substr(begin, colon == std::string::npos ? std::string::npos : colon - begin);
+    const auto sep = pair.find('=');
+    if (sep == std::string::npos || sep == 0)
+      throw ConfigError("--feature", text, fmt::format("--feature '{}': '{}' is not opt=val (NAME=opt=val:opt=val)", text, pair));
+    out.second.emplace_back(pair.substr(0, sep), pair.substr(sep + 1));
+    if (colon == std::string::npos) return out;
+    begin = colon + 1;
   }
-  json pooled = json::object();
-  for (const std::string& metric : metrics) {
-    double mn = 0, mx = 0, sum = 0, inv = 0;
-    unsigned n = 0;
-    for (unsigned i = 0; i < t.frames(); ++i)
-      if (auto v = t.get(metric, t.first_frame() + i)) {
-        mn = n == 0 ? *v : std::min(mn, *v);
-        mx = n == 0 ? *v : std::max(mx, *v);
-        sum += *v;
-        inv += 1.0 / (*v + 1.0);
-        ++n;
-      }
-    if (n > 0) pooled[metric] = {{"min", mn}, {"max", mx}, {"mean", sum / n}, {"harmonic_mean", n / inv - 1.0}};
+}
+
+// Where the vmaf-shaped document goes and in which format; nothing when no flag asks for one.
+struct DocumentPlan {
+  std::string destination;  // "-" for stdout
+  VmafFormat format = VmafFormat::xml;
+};
+
+std::optional<DocumentPlan> plan_document(const ScoreArgs& a) {
+  if (a.json_given + a.xml + a.csv > 1)
+    throw ConfigError("--json", "", "choose one output format: --json, --xml or --csv");
+  const VmafFormat chosen = a.csv ? VmafFormat::csv : a.json_given ? VmafFormat::json : VmafFormat::xml;
+  if (!a.json.empty()) {
+    if (!a.output.empty())
+      throw ConfigError("--output", a.output,
+                        fmt::format("--json '{}' and --output '{}' both name the output file: give the file once", a.json, a.output));
+    return DocumentPlan{a.json, VmafFormat::json};
   }
-  json opts = json::object();
-  for (const auto& [k, v] : parse_option_flags(a.options)) opts[k] = v;
-  return {{"version", "twinproof " TWINPROOF_VERSION},
-          {"input", src.name()},
-          {"format", describe(src.format())},
-          {"feature", a.feature},
-          {"backend", a.backend},
-          {"options", opts},
-          {"frames", frames},
-          {"pooled_metrics", pooled}};
+  if (!a.output.empty()) return DocumentPlan{a.output, chosen};  // vmaf's default format is XML
+  if (a.json_given || a.xml || a.csv) return DocumentPlan{"-", chosen};
+  return std::nullopt;
 }
 
 void print_table(const ScoreTable& t, const std::vector<std::string>& metrics) {
@@ -78,8 +88,13 @@ void print_table(const ScoreTable& t, const std::vector<std::string>& metrics) {
 }
 
 int run_score(const ScoreArgs& a) {
-  const Backend& b = backend_or_throw(a.feature, a.backend);
-  const OptionList options = parse_option_flags(a.options);
+  const auto [feature_name, feature_options] = parse_feature_flag(a.feature);
+  const FeatureDescriptor& feature = feature_or_throw(feature_name);
+  const Backend& b = backend_or_throw(feature_name, a.backend);
+  OptionList options = feature_options;
+  for (auto& o : parse_option_flags(a.options)) options.push_back(std::move(o));
+  const std::optional<DocumentPlan> plan = plan_document(a);
+  const NumberStyle style = parse_number_style(a.precision, "--precision");
   RunOptions run;
   if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
   auto src = open_cli_input(a.input);
@@ -87,22 +102,37 @@ int run_score(const ScoreArgs& a) {
   ctx.device = a.device;
   auto ex = make_extractor(b, ctx);
   ScoreTable table;
+  const auto t0 = std::chrono::steady_clock::now();
   try {
     table = run_extractor(*ex, *src, options, run);
   } catch (const ConfigError& e) {
     throw in_file(src->name(), e);
   }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Everything is known before anything is printed: a failure above leaves no partial table.
   const std::vector<std::string> metrics = ex->metrics();
-  if (!a.json.empty()) {
-    const std::string text = to_vmaf_json(table, metrics, a, *src).dump(2) + "\n";
-    if (a.json == "-") {
+  if (plan) {
+    VmafDocument doc;
+    doc.table = &table;
+    for (const std::string& m : metrics) doc.columns.emplace_back(m, a.vmaf_names ? libvmaf_metric_name(feature, m, options) : m);
+    doc.version = "twinproof " TWINPROOF_VERSION;
+    doc.fps = seconds > 0 ? table.frames() / seconds : 0;
+    doc.width = src->format().width;
+    doc.height = src->format().height;
+    if (!a.vmaf_names) {  // with libvmaf's names the document is libvmaf's shape and nothing else
+      nlohmann::json opts = nlohmann::json::object();
+      for (const auto& [k, v] : options) opts[k] = v;
+      doc.provenance = {{"input", src->name()}, {"format", describe(src->format())}, {"feature", feature.name},
+                        {"backend", a.backend}, {"options", opts}};
+    }
+    const std::string text = render_vmaf(doc, plan->format, style);
+    if (plan->destination == "-") {
       std::cout << text;
       return kExitPass;
     }
-    write_file(a.json, text, "the JSON output");
+    write_file(plan->destination, text, "the score output");
   }
-  fmt::print("# {} ({}), feature {}, backend {}\n", src->name(), describe(src->format()), a.feature, a.backend);
+  fmt::print("# {} ({}), feature {}, backend {}\n", src->name(), describe(src->format()), feature.name, a.backend);
   print_table(table, metrics);
   return kExitPass;
 }
@@ -111,15 +141,26 @@ int run_score(const ScoreArgs& a) {
 
 void add_score(CLI::App& app, int& rc) {
   auto a = std::make_shared<ScoreArgs>();
-  CLI::App* sub = app.add_subcommand("score", "Score one input with one backend: a per-frame table (decimal and %a)");
+  CLI::App* sub = app.add_subcommand("score", "Score one input with one backend: a per-frame table (decimal and %a), "
+                                              "or libvmaf's JSON, XML or CSV");
   add_input_flags(*sub, a->input);
-  sub->add_option("--feature", a->feature, "Feature")->capture_default_str();
+  sub->add_option("--feature", a->feature, "Feature, or as vmaf writes it: NAME=opt=val:opt=val")->capture_default_str();
   sub->add_option("--backend,-b", a->backend, "Backend (see `twinproof backends`)")->capture_default_str();
-  sub->add_option("--option,-o", a->options, "NAME=VALUE, by libvmaf option name or alias (repeatable)");
+  sub->add_option("--option", a->options, "NAME=VALUE, by libvmaf option name or alias (repeatable)");
   sub->add_option("--frames", a->frames, "Frames A:B (inclusive), A: or :B");
-  sub->add_option("--json", a->json, "Also write vmaf-shaped JSON to FILE (- for stdout, instead of the table)");
+  sub->add_option("--output,-o", a->output, "Write libvmaf's document to FILE (- for stdout); format: --xml (default), --json or --csv");
+  sub->add_option("--json", a->json, "JSON: bare, the format of --output (or stdout); with FILE, write it there (- for stdout)")
+      ->expected(0, 1);
+  sub->add_flag("--xml", a->xml, "XML, libvmaf's shape (to --output, or stdout)");
+  sub->add_flag("--csv", a->csv, "CSV, libvmaf's shape (to --output, or stdout)");
+  sub->add_flag("--vmaf-names", a->vmaf_names, "Metric keys as libvmaf names them for these options (integer_motion2_mfw_2)");
+  sub->add_option("--precision", a->precision, "Numbers: exact (read back to the same double) or vmaf (libvmaf's %.6f)")
+      ->capture_default_str();
   sub->add_option("--device", a->device, "GPU ordinal for GPU backends")->capture_default_str();
-  sub->callback([a, &rc] { rc = run_score(*a); });
+  sub->callback([a, sub, &rc] {
+    a->json_given = sub->count("--json") > 0;
+    rc = run_score(*a);
+  });
 }
 
 }  // namespace twinproof::cli
