@@ -1,6 +1,7 @@
 // The command line end to end: results, JSON that round-trips, and every bad input an exit 2
 // with one line naming file, field and value, and no partial table.
 #include <bit>
+#include <sstream>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -219,6 +220,27 @@ BOOST_AUTO_TEST_CASE(backends_says_why_unavailable) {
 #if !TWINPROOF_HAVE_CUDA
   BOOST_TEST(contains(r.out, "built without CUDA"));
 #endif
+  // Columns line up whatever a value's length (a CUDA error's text goes last).
+  std::istringstream lines(r.out);
+  std::string header, line;
+  std::getline(lines, header);
+  const std::size_t summary_at = header.find("what it is");
+  BOOST_REQUIRE(summary_at != std::string::npos);
+  unsigned rows = 0;
+  while (std::getline(lines, line)) {
+    BOOST_TEST_CONTEXT(line) {
+      BOOST_TEST(line.size() > summary_at);
+      BOOST_TEST(line[summary_at - 1] == ' ');
+      BOOST_TEST(line[summary_at] != ' ');
+    }
+    ++rows;
+  }
+  BOOST_TEST(rows >= 5u);
+  const auto v = run_cli({"vectors", "list"});
+  std::istringstream vlines(v.out);
+  std::getline(vlines, header);
+  const std::size_t source_at = header.find("source");
+  while (std::getline(vlines, line)) BOOST_TEST_CONTEXT(line) { BOOST_TEST(line.find_first_not_of(' ', source_at - 2) == source_at); }
 }
 
 BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {

@@ -13,12 +13,14 @@ void add_backends(CLI::App& app, int& rc) {
   CLI::App* sub = app.add_subcommand("backends", "List the backends: available, or why not");
   sub->add_flag("--with-mutants", *with_mutants, "Also list the deliberately broken twins of the gate's self-test");
   sub->callback([with_mutants, &rc] {
-    fmt::print("{:<14} {:<16} {:<5} {:<40} {}\n", "feature", "backend", "kind", "available", "what it is");
+    // Why a backend is unavailable can be long (a CUDA error's text): it goes last.
+    std::vector<std::vector<std::string>> rows = {{"feature", "backend", "kind", "available", "what it is"}};
     for (const Backend* b : backends(*with_mutants)) {
       const Availability a = b->availability();
-      fmt::print("{:<14} {:<16} {:<5} {:<40} {}\n", b->feature, b->name, b->gpu() ? "gpu" : "host",
-                 a.available ? std::string("yes") : "no: " + a.reason, b->summary);
+      rows.push_back({std::string(b->feature), std::string(b->name), b->gpu() ? "gpu" : "host", a.available ? "yes" : "no",
+                      a.available ? std::string(b->summary) : fmt::format("{} (unavailable: {})", b->summary, a.reason)});
     }
+    print_columns(rows);
     rc = 0;
   });
 }

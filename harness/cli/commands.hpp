@@ -26,6 +26,9 @@ void add_repro(CLI::App& app, int& rc);
 OptionList parse_option_flags(const std::vector<std::string>& flags);  // NAME=VALUE
 const Backend& backend_or_throw(const std::string& feature, const std::string& name, bool with_mutants = false);
 std::vector<std::string> split_list(const std::string& s, char sep = ',');
+// Prints rows (the first is the header) with every column but the last padded to its widest
+// value, so that long values never push a column out of line. `right` lists right-aligned columns.
+void print_columns(const std::vector<std::vector<std::string>>& rows, const std::vector<std::size_t>& right = {});
 // Every numeric option of every subcommand takes plain decimal digits (no sign, hex, spaces,
 // nan or inf): called once after the subcommands are added.
 void harden_numeric_options(CLI::App& app);

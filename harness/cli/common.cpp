@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
@@ -50,6 +51,25 @@ OptionList parse_option_flags(const std::vector<std::string>& flags) {
     out.emplace_back(f.substr(0, eq), f.substr(eq + 1));
   }
   return out;
+}
+
+void print_columns(const std::vector<std::vector<std::string>>& rows, const std::vector<std::size_t>& right) {
+  std::vector<std::size_t> width;
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], row[c].size());
+    }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool last = c + 1 == row.size();
+      if (std::find(right.begin(), right.end(), c) != right.end()) line += fmt::format("{:>{}}", row[c], width[c]);
+      else line += last ? row[c] : fmt::format("{:<{}}", row[c], width[c]);
+      if (!last) line += "  ";
+    }
+    fmt::print("{}\n", line);
+  }
 }
 
 const Backend& backend_or_throw(const std::string& feature, const std::string& name, bool with_mutants) {

@@ -28,12 +28,13 @@ std::vector<const VectorSpec*> select(const std::vector<std::string>& ids, bool 
 }
 
 int list() {
-  fmt::print("{:<18} {:<13} {:<24} {:>6}  {}\n", "id", "recipe", "format", "frames", "source");
+  std::vector<std::vector<std::string>> rows = {{"id", "recipe", "format", "frames", "source"}};
   for (const VectorSpec& v : Manifest::project().vectors()) {
     std::string where = "generated";
     if (v.decoded) where = vector_present(v) ? "cached: " + cached_vector_path(v).string() : "not fetched (twinproof vectors fetch " + v.id + ")";
-    fmt::print("{:<18} {:<13} {:<24} {:>6}  {}\n", v.id, v.recipe, describe(v.fmt), v.frames, where);
+    rows.push_back({v.id, v.recipe, describe(v.fmt), std::to_string(v.frames), where});
   }
+  print_columns(rows, {3});
   return kExitPass;
 }
 
