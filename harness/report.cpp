@@ -56,6 +56,12 @@ std::string subject(const CellResult& r) {
   return r.kind == CellKind::regression ? who + " (goldens)" : who;
 }
 
+// What JUnit reports as an error rather than a failure: the cell could not be judged.
+bool junit_error(const CellResult& r) {
+  return r.status == CellStatus::error || r.status == CellStatus::timeout || r.status == CellStatus::no_verdict ||
+         (r.status == CellStatus::not_supported && r.required);
+}
+
 void write_junit(const fs::path& file, const std::vector<CellResult>& results, const json& env) {
   pugi::xml_document doc;
   auto decl = doc.append_child(pugi::node_declaration);
@@ -73,8 +79,8 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
     unsigned failures = 0, errors = 0, skipped = 0;
     double time = 0;
     for (const CellResult* r : cells) {
-      failures += r->failing() ? 1 : 0;
-      errors += r->status == CellStatus::error || r->status == CellStatus::timeout || r->status == CellStatus::no_verdict ? 1 : 0;
+      failures += r->status == CellStatus::fail ? 1 : 0;
+      errors += junit_error(*r) ? 1 : 0;
       skipped += (r->status == CellStatus::not_supported && !r->required) || r->status == CellStatus::waived ? 1 : 0;
       time += r->seconds;
     }
@@ -96,12 +102,15 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
       tc.append_attribute("name") = r->id.substr(name.size() + 1).c_str();
       tc.append_attribute("time") = fmt::format("{:.3f}", r->seconds).c_str();
       const std::string message = fmt::format("{}: {}", to_string(r->status), r->detail);
-      if (r->failing()) {
+      if (r->status == CellStatus::fail) {
         auto f = tc.append_child("failure");
         f.append_attribute("message") = message.c_str();
         f.text().set((first_difference(*r) + "\nrepro: " + repro_command(*r)).c_str());
-      } else if (r->status == CellStatus::error || r->status == CellStatus::timeout || r->status == CellStatus::no_verdict) {
-        tc.append_child("error").append_attribute("message") = message.c_str();
+      } else if (junit_error(*r)) {
+        // A required twin that cannot run here did not produce a wrong score: the run could not
+        // test it, which JUnit calls an error.
+        tc.append_child("error").append_attribute("message") =
+            (r->required ? "required but not supported: " + r->detail : message).c_str();
       } else if (r->status == CellStatus::not_supported || r->status == CellStatus::waived) {
         tc.append_child("skipped").append_attribute("message") = (message + (r->waiver.empty() ? "" : "; " + r->waiver)).c_str();
       }

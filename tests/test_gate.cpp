@@ -492,6 +492,16 @@ BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {
   BOOST_TEST(std::string(root.attribute("timestamp").value()) == "2026-12-03T01:02:03Z");
   BOOST_TEST(std::string(root.child("testsuite").attribute("hostname").value()) == "runner-7");
   BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "## twinproof gate: FAIL, 1 cell(s) not supported here"));
+  // A required twin that cannot run is a JUnit error (not judged), and fails the run.
+  CellResult required = skipped;
+  required.required = true;
+  render_reports(dir / "q", {pass, required}, nlohmann::json::object());
+  pugi::xml_document q;
+  BOOST_REQUIRE(q.load_file((dir / "q" / "junit.xml").c_str()));
+  BOOST_TEST(q.select_nodes("//testcase/error").size() == 1u);
+  BOOST_TEST(q.select_nodes("//testcase/failure").size() == 0u);
+  BOOST_TEST(contains(q.select_node("//testcase/error").node().attribute("message").value(), "required but not supported"));
+  BOOST_TEST(run_verdict({pass, required}) == "FAIL");
 }
 
 BOOST_AUTO_TEST_CASE(the_recap_shows_the_first_difference_and_the_repro_command) {
