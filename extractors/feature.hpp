@@ -89,7 +89,7 @@ struct FeatureDescriptor {
   DeviceTraffic (*traffic)(const Format& fmt, const OptionList& options) = nullptr;
   // Option sets that reach every path of the feature's arithmetic: twin checks run each.
   std::vector<OptionList> probe_option_sets;
-  std::vector<LibvmafName> libvmaf_names;  // one per metric
+  std::vector<LibvmafName> libvmaf_names;  // one per metric, in the order libvmaf's output lists them
 
   const StageInfo* stage(std::string_view id) const;
 };

@@ -104,7 +104,7 @@ std::string render_json(const VmafDocument& d, NumberStyle style) {
                          json_number(p.harmonic_mean, style));
     out += "}";
   }
-  out += "\n  },\n  \"aggregate_metrics\": {}\n}\n";
+  out += "\n  },\n  \"aggregate_metrics\": {\n  }\n}\n";
   return out;
 }
 

@@ -35,7 +35,10 @@ std::string read_file(const fs::path& p) {
 
 CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_file) {
   const char* env = std::getenv("TWINPROOF_BIN");
-  const std::string bin = env != nullptr && *env != '\0' ? env : TWINPROOF_BIN;
+  return run_program(env != nullptr && *env != '\0' ? env : TWINPROOF_BIN, args, stdin_file);
+}
+
+CliResult run_program(const std::string& bin, const std::vector<std::string>& args, const std::string& stdin_file) {
   TempDir tmp;
   std::string cmd = shell_words({bin});
   for (const std::string& a : args) {

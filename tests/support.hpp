@@ -43,6 +43,8 @@ struct CliResult {
 };
 // Runs the twinproof binary ($TWINPROOF_BIN, else the one built beside the tests).
 CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_file = {});
+// Any program, the same way.
+CliResult run_program(const std::string& bin, const std::vector<std::string>& args, const std::string& stdin_file = {});
 
 // A frame with every sample set by fn(plane, x, y).
 template <class Fn>

@@ -3,6 +3,8 @@
 #include <bit>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
@@ -16,6 +18,7 @@
 
 using namespace twinproof;
 using twinproof::test::run_cli;
+using twinproof::test::run_program;
 using twinproof::test::TempDir;
 
 namespace {
@@ -131,6 +134,41 @@ BOOST_AUTO_TEST_CASE(score_speaks_the_vmaf_tools_language) {
   expect_refusal(run_cli({"score", "vector:tiny3", "--feature", "motion=mfw=2", "--option", "motion_fps_weight=3"}),
                  {"motion_fps_weight", "more than once"});
   expect_refusal(run_cli({"score", "vector:tiny3", "--precision", "6"}), {"--precision", "'6'"});
+}
+
+// The vmaf tool of a libvmaf build (TWINPROOF_VMAF=PATH), when there is one.
+boost::test_tools::assertion_result have_vmaf_tool(boost::unit_test::test_unit_id) {
+  const char* vmaf = std::getenv("TWINPROOF_VMAF");
+  boost::test_tools::assertion_result r(vmaf != nullptr && ::access(vmaf, X_OK) == 0);
+  r.message() << "skipped: set TWINPROOF_VMAF to the vmaf tool of a libvmaf build (built with -Denable_float=true) to diff "
+                 "score's output against it";
+  return r;
+}
+
+BOOST_AUTO_TEST_CASE(score_output_equals_the_vmaf_tools_but_version_and_fps, *boost::unit_test::precondition(have_vmaf_tool)) {
+  TempDir dir;
+  const std::string yuv = (dir / "pan576.yuv").string();
+  BOOST_REQUIRE(run_cli({"vectors", "make", "pan576", "-O", yuv}).rc == 0);
+  const auto without_version_and_fps = [](const std::string& text) {
+    std::istringstream in(text);
+    std::string out, line;
+    while (std::getline(in, line))
+      if (!contains(line, "version") && !contains(line, "fps")) out += line + "\n";
+    return out;
+  };
+  for (const std::string format : {"json", "xml", "csv"})
+    for (const std::string feature : {"float_motion", "float_motion=motion_filter_size=3:motion_add_uv=true", "motion=debug=true",
+                                      "motion=motion_fps_weight=2:motion_five_frame_window=true"})
+      BOOST_TEST_CONTEXT(format << " " << feature) {
+        const std::string theirs = (dir / ("vmaf." + format)).string(), ours = (dir / ("twinproof." + format)).string();
+        const auto v = run_program(std::getenv("TWINPROOF_VMAF"), {"-r", yuv, "-d", yuv, "-w", "576", "-h", "324", "-p", "420", "-b", "8",
+                                                                    "--no_prediction", "-q", "--feature", feature, "--" + format, "-o", theirs});
+        BOOST_TEST_REQUIRE(v.rc == 0, v.err);
+        const auto t = run_cli({"score", yuv, "--width", "576", "--height", "324", "--pixfmt", "420", "--bitdepth", "8", "--feature",
+                                feature, "--" + format, "-o", ours, "--vmaf-names", "--precision", "vmaf"});
+        BOOST_TEST_REQUIRE(t.rc == 0, t.err);
+        BOOST_TEST(without_version_and_fps(test::read_file(ours)) == without_version_and_fps(test::read_file(theirs)));
+      }
 }
 
 BOOST_AUTO_TEST_CASE(not_emitted_metric_is_absent_from_json) {

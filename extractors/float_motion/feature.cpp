@@ -49,8 +49,9 @@ const FeatureDescriptor& float_motion_feature() {
                             {{"motion_filter_size", "1"}, {"motion_add_scale1", "true"}},
                             {{"motion_fps_weight", "1.75"}, {"motion_blend_factor", "0.25"}, {"motion_blend_offset", "10"},
                              {"motion_max_val", "20"}}},
-      .libvmaf_names = {{"motion", "VMAF_feature_motion_score", "motion"},
-                        {"motion2", "VMAF_feature_motion2_score", "motion2"},
+      // In the order libvmaf's extractor first emits them (its output follows that order).
+      .libvmaf_names = {{"motion2", "VMAF_feature_motion2_score", "motion2"},
+                        {"motion", "VMAF_feature_motion_score", "motion"},
                         {"motion3", "VMAF_feature_motion3_score", "motion3"}},
   };
   return d;

@@ -1,4 +1,5 @@
 // twinproof score: one input through one backend, a per-frame table or vmaf-shaped JSON.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <optional>
@@ -114,7 +115,13 @@ int run_score(const ScoreArgs& a) {
   if (plan) {
     VmafDocument doc;
     doc.table = &table;
-    for (const std::string& m : metrics) doc.columns.emplace_back(m, a.vmaf_names ? libvmaf_metric_name(feature, m, options) : m);
+    if (a.vmaf_names) {  // libvmaf's keys, in the order its output lists them
+      for (const LibvmafName& n : feature.libvmaf_names)
+        if (std::find(metrics.begin(), metrics.end(), n.metric) != metrics.end())
+          doc.columns.emplace_back(std::string(n.metric), libvmaf_metric_name(feature, n.metric, options));
+    } else {
+      for (const std::string& m : metrics) doc.columns.emplace_back(m, m);
+    }
     doc.version = "twinproof " TWINPROOF_VERSION;
     doc.fps = seconds > 0 ? table.frames() / seconds : 0;
     doc.width = src->format().width;
