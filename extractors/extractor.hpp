@@ -95,6 +95,25 @@ class ConfigError : public std::runtime_error {
   std::string subject_, value_;
 };
 
+// What a ConfigError is about. Each is exit 2 on the command line; the gate and the goldens tell
+// them apart (through classify_fault): a refusal can be the expected verdict, an unavailable
+// backend is not-supported, a usage error stops the run.
+// The extractor refuses this input or these options (libvmaf does, or the contract makes it an error).
+class RefusedConfiguration : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
+};
+// The backend cannot run on this machine (built without CUDA, no usable device).
+class BackendUnavailable : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
+};
+// A flag, an argument or a setting (an environment variable) the harness cannot take.
+class UsageError : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
+};
+
 // A fault of the device or its runtime (a CUDA call that failed). Never a result.
 class DeviceError : public std::runtime_error {
  public:

@@ -42,7 +42,7 @@ const OptionSpec* find_option(std::span<const OptionSpec> table, std::string_vie
 namespace {
 
 [[noreturn]] void bad_value(const OptionSpec& spec, const std::string& value, const char* what) {
-  throw ConfigError(std::string("option ") + spec.name, value,
+  throw RefusedConfiguration(std::string("option ") + spec.name, value,
                     fmt::format("option {}: value '{}' {}; allowed: {}", spec.name, value, what, allowed_values(spec)));
 }
 
@@ -82,10 +82,10 @@ void parse_options(std::span<const OptionSpec> table, const OptionList& given, v
     if (spec == nullptr) {
       std::string known;
       for (const OptionSpec& s : table) known += (known.empty() ? "" : ", ") + std::string(s.name);
-      throw ConfigError("option " + name, value, fmt::format("unknown option '{}' (value '{}'); known: {}", name, value, known));
+      throw RefusedConfiguration("option " + name, value, fmt::format("unknown option '{}' (value '{}'); known: {}", name, value, known));
     }
     if (!seen.insert(spec->name).second)
-      throw ConfigError(std::string("option ") + spec->name, value,
+      throw RefusedConfiguration(std::string("option ") + spec->name, value,
                         fmt::format("option {} is given more than once (again as '{}={}')", spec->name, name, value));
     unsigned char* field = base + spec->offset;
     switch (spec->type) {
@@ -113,7 +113,7 @@ std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_vi
   for (const LibvmafName& n : feature.libvmaf_names)
     if (n.metric == metric) name = &n;
   if (name == nullptr)
-    throw ConfigError("metric", std::string(metric), fmt::format("feature {} has no metric '{}'", feature.name, metric));
+    throw UsageError("metric", std::string(metric), fmt::format("feature {} has no metric '{}'", feature.name, metric));
   // The options off their defaults, keyed by option name (libvmaf sorts its suffixes by it).
   std::map<std::string, std::string> suffixes;
   for (const auto& [given, value] : options) {
@@ -159,7 +159,7 @@ const FeatureDescriptor& feature_or_throw(std::string_view name, std::string_vie
   if (const FeatureDescriptor* f = find_feature(name)) return *f;
   std::string known;
   for (const FeatureDescriptor* f : features()) known += (known.empty() ? "" : ", ") + std::string(f->name);
-  throw ConfigError(std::string(flag), std::string(name), fmt::format("{}: no feature '{}'; known: {}", flag, name, known));
+  throw UsageError(std::string(flag), std::string(name), fmt::format("{}: no feature '{}'; known: {}", flag, name, known));
 }
 
 }  // namespace twinproof

@@ -74,7 +74,7 @@ const Backend* find_backend(std::string_view feature, std::string_view name, boo
 std::unique_ptr<Extractor> make_extractor(const Backend& b, const ExtractorContext& ctx) {
   Availability a = b.availability();
   if (!a.available || b.make == nullptr)
-    throw ConfigError("backend", std::string(b.name), "backend '" + std::string(b.name) + "' is unavailable: " + a.reason);
+    throw BackendUnavailable("backend", std::string(b.name), "backend '" + std::string(b.name) + "' is unavailable: " + a.reason);
   return b.make(ctx);
 }
 

@@ -19,6 +19,7 @@
 #include "extractors/devices.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
+#include "harness/faults.hpp"
 #include "harness/goldens.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/parallel.hpp"
@@ -32,10 +33,6 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 namespace {
-
-struct TimeoutError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -95,28 +92,16 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
       if (timeout_s > 0 && since(t0) > timeout_s)
         throw TimeoutError(fmt::format("exceeded --cell-timeout {}s at frame {}", timeout_s, frame));
     };
-    try {
-      o.table = run_extractor(*ex, *src, cell.options, run);
-      o.kind = Outcome::Kind::scores;
-    } catch (const ConfigError& e) {
-      o.kind = Outcome::Kind::refused;
-      o.message = e.what();
-    }
-  } catch (const TimeoutError& e) {
-    o.kind = Outcome::Kind::timeout;
-    o.message = e.what();
-  } catch (const InputError& e) {
-    o.kind = Outcome::Kind::error;
-    o.message = std::string("input: ") + e.what();
-  } catch (const DeviceError& e) {
-    o.kind = Outcome::Kind::error;
-    o.message = std::string("device: ") + e.what();
-  } catch (const ConfigError& e) {  // the backend could not be made (unavailable)
-    o.kind = Outcome::Kind::error;
-    o.message = e.what();
-  } catch (const std::exception& e) {
-    o.kind = Outcome::Kind::error;
-    o.message = std::string("internal: ") + e.what();
+    o.table = run_extractor(*ex, *src, cell.options, run);
+    o.kind = Outcome::Kind::scores;
+  } catch (const Interrupted&) {
+    throw;  // the cell has no verdict; the runner stops
+  } catch (...) {
+    const Fault f = classify_fault(std::current_exception());
+    o.kind = f.kind == FaultKind::refused   ? Outcome::Kind::refused
+             : f.kind == FaultKind::timeout ? Outcome::Kind::timeout
+                                            : Outcome::Kind::error;
+    o.message = f.text();
   }
   o.seconds = since(t0);
   return o;
@@ -254,7 +239,7 @@ class Runner {
     const Backend* reference = nullptr;
     for (auto& [unit, cell] : units) {
       reference = find_backend(cell->feature, cell->reference);
-      if (reference == nullptr) throw ConfigError("reference", cell->reference, "no such reference backend");
+      if (reference == nullptr) throw UsageError("reference", cell->reference, "no such reference backend");
       cpu.push_front({reference, cell, true});  // references first: they unblock judging
     }
     for (auto& [unit, state] : units_) state.pending = state.cells.size();
@@ -521,7 +506,7 @@ void check_required_backends(const std::vector<std::string>& names, bool with_mu
   for (const Backend* b : backends(with_mutants)) known.emplace(b->name);
   for (const std::string& name : names)
     if (!known.count(name))
-      throw ConfigError("--require", name, fmt::format("--require '{}': no such backend (known: {})", name, fmt::join(known, ", ")));
+      throw UsageError("--require", name, fmt::format("--require '{}': no such backend (known: {})", name, fmt::join(known, ", ")));
 }
 
 GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, const GateOptions& options) {
@@ -532,7 +517,7 @@ GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, c
                        fmt::format("no calibration row for {} {} vs {} (cell {}): the table fails closed", c.feature,
                                    c.twin, c.reference, c.id));
   if (!options.today.empty() && !is_calendar_date(options.today))
-    throw ConfigError("--today", options.today, fmt::format("--today '{}': expected a real date written YYYY-MM-DD", options.today));
+    throw UsageError("--today", options.today, fmt::format("--today '{}': expected a real date written YYYY-MM-DD", options.today));
   check_required_backends(options.require, options.with_mutants);
   Runner runner(cells, table, options);
   return runner.run();

@@ -8,6 +8,7 @@
 
 #include "extractors/feature.hpp"
 #include "harness/errors.hpp"
+#include "harness/faults.hpp"
 #include "harness/json_file.hpp"
 #include "harness/paths.hpp"
 #include "harness/vectors/vectors.hpp"
@@ -130,15 +131,10 @@ GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorCo
     r.comparison = compare_tables(c.expected, got, t);
     r.status = r.comparison.pass ? GoldenStatus::pass : GoldenStatus::fail;
     r.detail = fmt::format("{} frames, {}", got.frames(), r.comparison.summary());
-  } catch (const InputError& e) {
+  } catch (...) {
+    const Fault f = classify_fault(std::current_exception());
     r.status = GoldenStatus::error;
-    r.detail = e.what();
-  } catch (const ConfigError& e) {
-    r.status = GoldenStatus::error;
-    r.detail = fmt::format("refused a configuration libvmaf scores: {}", e.what());
-  } catch (const DeviceError& e) {
-    r.status = GoldenStatus::error;
-    r.detail = fmt::format("device error: {}", e.what());
+    r.detail = f.kind == FaultKind::refused ? "refused a configuration libvmaf scores: " + f.message : f.text();
   }
   r.seconds = seconds_since(t0);
   return r;
@@ -149,25 +145,16 @@ GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const Extra
   r.id = g.id;
   const auto t0 = std::chrono::steady_clock::now();
   const VectorSpec& v = Manifest::project().get(g.vector);
-  std::unique_ptr<Extractor> ex;
   try {
-    ex = make_extractor(b, ctx);  // an unavailable backend is an error here, never a refusal
-  } catch (const ConfigError& e) {
-    r.status = GoldenStatus::error;
-    r.detail = e.what();
-    return r;
-  }
-  try {
-    ex->init(v.fmt, g.options);
+    make_extractor(b, ctx)->init(v.fmt, g.options);
     r.status = GoldenStatus::fail;
     r.detail = fmt::format("accepted a configuration that must be refused{}",
                            g.refused_by_libvmaf ? " (libvmaf refuses it)" : "");
-  } catch (const ConfigError& e) {
-    r.status = GoldenStatus::pass;
-    r.detail = fmt::format("refused: {}", e.what());
-  } catch (const DeviceError& e) {
-    r.status = GoldenStatus::error;
-    r.detail = fmt::format("device error: {}", e.what());
+  } catch (...) {
+    // Only a refusal passes: an unavailable backend or a device fault is an error, never a refusal.
+    const Fault f = classify_fault(std::current_exception());
+    r.status = f.kind == FaultKind::refused ? GoldenStatus::pass : GoldenStatus::error;
+    r.detail = f.kind == FaultKind::refused ? "refused: " + f.message : f.text();
   }
   r.seconds = seconds_since(t0);
   return r;

@@ -288,7 +288,7 @@ Shard parse_shard(const std::string& s) {
   };
   if (slash == std::string::npos || !num(s.substr(0, slash), r.index) || !num(s.substr(slash + 1), r.count) ||
       r.count == 0 || r.index >= r.count)
-    throw ConfigError("--shard", s, fmt::format("--shard '{}': expected I/N with 0 <= I < N", s));
+    throw UsageError("--shard", s, fmt::format("--shard '{}': expected I/N with 0 <= I < N", s));
   return r;
 }
 

@@ -15,7 +15,7 @@ unsigned default_jobs() {
 
 unsigned worker_count(unsigned requested, std::size_t tasks) {
   if (requested > kMaxJobs)
-    throw ConfigError("--jobs", std::to_string(requested), fmt::format("-j {}: at most {} workers", requested, kMaxJobs));
+    throw UsageError("--jobs", std::to_string(requested), fmt::format("-j {}: at most {} workers", requested, kMaxJobs));
   const unsigned want = requested == 0 ? default_jobs() : requested;
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(want, tasks)));
 }
@@ -29,7 +29,7 @@ std::vector<std::thread> start_workers(unsigned count, const std::function<void(
     } catch (const std::system_error& e) {
       stop();
       for (std::thread& th : pool) th.join();
-      throw ConfigError("--jobs", std::to_string(count),
+      throw UsageError("--jobs", std::to_string(count),
                         fmt::format("cannot start worker thread {} of {}: {} (a process or memory limit; lower -j)", t + 1, count,
                                     e.code().message()));
     }

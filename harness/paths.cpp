@@ -42,7 +42,7 @@ fs::path data_root() {
     return fs::path();
   }();
   if (found.empty())
-    throw ConfigError("TWINPROOF_DATA", "",
+    throw UsageError("TWINPROOF_DATA", "",
                       "cannot find twinproof's data (vectors/manifest.json, goldens/, ci/) in a folder above the executable or in "
                       "PREFIX/share/twinproof; set TWINPROOF_DATA to the folder that holds them");
   return found;

@@ -39,7 +39,7 @@ Cell find_cell(const std::string& id, const fs::path& matrix) {
   for (const fs::path& f : files)
     for (const Cell& c : load_matrix(f).cells)
       if (c.id == id) return c;
-  throw ConfigError("cell", id,
+  throw UsageError("cell", id,
                     fmt::format("cell '{}' is in no matrix ({}); ids are feature/twin/vector/NNb/CCC/option_set, "
                                 "see `twinproof gate --list`",
                                 id, matrix.empty() ? (data_root() / "ci" / "matrices").string() : matrix.string()));
@@ -78,7 +78,7 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
     ex->extract(f.view(), label, table);
     if (after) after(label, *ex);
   }
-  if (!started) throw ConfigError("--frames", "", "no frame of the cell is in the requested range");
+  if (!started) throw UsageError("--frames", "", "no frame of the cell is in the requested range");
   ex->flush(table);
   if (!o.frames || !o.frames->last || table.first_frame() + table.frames() <= *o.frames->last + 1) return table;
   ScoreTable kept;  // frames first .. B
@@ -270,7 +270,7 @@ ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream&
   const Cell& c = t.cell;
   const FeatureDescriptor& feature = feature_or_throw(c.feature, "feature");
   const Backend* ref_backend = find_backend(c.feature, c.reference);
-  if (ref_backend == nullptr) throw ConfigError("reference", c.reference, "no such reference backend");
+  if (ref_backend == nullptr) throw UsageError("reference", c.reference, "no such reference backend");
   fmt::print(out, "cell {}\n", c.id);
   if (c.kind == CellKind::regression) {
     // The reference against its golden: outputs only (a golden holds no stages).
@@ -287,12 +287,12 @@ ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream&
         if (!o.bundle.empty()) write_bundle(t, o, got.first_frame(), got.first_frame() + got.frames() - 1, out);
         return res;
       }
-    throw ConfigError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
+    throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
   }
   const Backend* twin = find_backend(c.feature, c.twin, o.with_mutants);
-  if (twin == nullptr) throw ConfigError("twin", c.twin, fmt::format("no backend '{}' (mutants need --with-mutants)", c.twin));
+  if (twin == nullptr) throw UsageError("twin", c.twin, fmt::format("no backend '{}' (mutants need --with-mutants)", c.twin));
   const Availability av = twin->availability();
-  if (!av.available) throw ConfigError("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
+  if (!av.available) throw UsageError("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
 
   // 1. Both backends over the cell; per frame and metric, both values and their distance.
   const ScoreTable ref = run(*ref_backend, t, o, false);

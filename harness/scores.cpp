@@ -38,14 +38,14 @@ FrameRange parse_frame_range(const std::string& s) {
     unsigned v = 0;
     auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (ec != std::errc() || p != part.data() + part.size())
-      throw ConfigError("--frames", s, fmt::format("--frames: the {} frame '{}' is not a frame number", which, part));
+      throw UsageError("--frames", s, fmt::format("--frames: the {} frame '{}' is not a frame number", which, part));
     return v;
   };
-  if (colon == std::string::npos) throw ConfigError("--frames", s, "--frames takes A:B (inclusive), A: or :B");
+  if (colon == std::string::npos) throw UsageError("--frames", s, "--frames takes A:B (inclusive), A: or :B");
   FrameRange r;
   r.first = parse(s.substr(0, colon), "first").value_or(0);
   r.last = parse(s.substr(colon + 1), "last");
-  if (r.last && *r.last < r.first) throw ConfigError("--frames", s, "--frames: the last frame comes before the first");
+  if (r.last && *r.last < r.first) throw UsageError("--frames", s, "--frames: the last frame comes before the first");
   return r;
 }
 
@@ -64,7 +64,7 @@ ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& opti
     if (run.after_frame) run.after_frame(t, ex);
   }
   if (!any)
-    throw ConfigError("--frames", fmt::format("{}:", run.range.first),
+    throw UsageError("--frames", fmt::format("{}:", run.range.first),
                       fmt::format("the input has {} frames; none is in the requested range", index));
   ex.flush(table);
   const unsigned last = run.range.last && *run.range.last < index ? *run.range.last : index - 1;

@@ -14,13 +14,13 @@ VmafFormat parse_vmaf_format(std::string_view text, std::string_view flag) {
   if (text == "json") return VmafFormat::json;
   if (text == "xml") return VmafFormat::xml;
   if (text == "csv") return VmafFormat::csv;
-  throw ConfigError(std::string(flag), std::string(text), fmt::format("{} '{}': expected json, xml or csv", flag, text));
+  throw UsageError(std::string(flag), std::string(text), fmt::format("{} '{}': expected json, xml or csv", flag, text));
 }
 
 NumberStyle parse_number_style(std::string_view text, std::string_view flag) {
   if (text == "exact") return NumberStyle::exact;
   if (text == "vmaf") return NumberStyle::vmaf;
-  throw ConfigError(std::string(flag), std::string(text), fmt::format("{} '{}': expected exact or vmaf", flag, text));
+  throw UsageError(std::string(flag), std::string(text), fmt::format("{} '{}': expected exact or vmaf", flag, text));
 }
 
 std::string format_number(double v, NumberStyle style) {

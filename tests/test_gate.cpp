@@ -12,6 +12,7 @@
 #include "extractors/feature.hpp"
 #include "harness/calibration.hpp"
 #include "harness/errors.hpp"
+#include "harness/faults.hpp"
 #include "harness/gate.hpp"
 #include "harness/matrix.hpp"
 #include "harness/paths.hpp"
@@ -54,6 +55,11 @@ GateOptions quiet_options(const fs::path& report_dir = {}) {
 }
 
 }  // namespace
+
+namespace twinproof {
+// Boost.Test prints what it compares.
+std::ostream& operator<<(std::ostream& o, FaultKind k) { return o << to_string(k); }
+}  // namespace twinproof
 
 BOOST_AUTO_TEST_SUITE(gate)
 
@@ -420,6 +426,30 @@ BOOST_AUTO_TEST_CASE(a_cell_without_a_verdict_makes_the_run_incomplete) {
   BOOST_REQUIRE(junit.load_file((dir / "r" / "junit.xml").c_str()));
   BOOST_TEST(junit.select_nodes("//testcase/error").size() == 1u);
   BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "banner INCOMPLETE"));
+}
+
+BOOST_AUTO_TEST_CASE(faults_are_classified_in_one_place) {
+  const auto kind_of = [](auto&& thrower) {
+    try {
+      thrower();
+    } catch (...) {
+      return classify_fault(std::current_exception());
+    }
+    return Fault{};
+  };
+  BOOST_TEST(kind_of([] { throw RefusedConfiguration("option x", "1", "no"); }).kind == FaultKind::refused);
+  BOOST_TEST(kind_of([] { throw ConfigError("plane Y", "2x2", "too small"); }).kind == FaultKind::refused);
+  BOOST_TEST(kind_of([] { throw BackendUnavailable("backend", "cuda", "no device"); }).kind == FaultKind::unavailable);
+  BOOST_TEST(kind_of([] { throw UsageError("--frames", "x", "bad"); }).kind == FaultKind::usage);
+  BOOST_TEST(kind_of([] { throw InputError("f.y4m", "W", "0", "bad"); }).kind == FaultKind::input);
+  BOOST_TEST(kind_of([] { throw TimeoutError("slow"); }).kind == FaultKind::timeout);
+  BOOST_TEST(kind_of([] { throw std::bad_alloc(); }).kind == FaultKind::no_memory);
+  BOOST_TEST(kind_of([] { throw 42; }).kind == FaultKind::internal);
+  const Fault device = kind_of([] { throw DeviceError("cudaErrorLaunchFailure\x01"); });
+  BOOST_TEST(device.kind == FaultKind::device);
+  BOOST_TEST(device.text() == "device: cudaErrorLaunchFailure\\x01");  // control bytes escaped
+  BOOST_TEST(kind_of([] { throw std::logic_error("bug"); }).text() == "internal: bug");
+  BOOST_TEST(kind_of([] { throw BackendUnavailable("backend", "cuda", "no device"); }).text() == "no device");
 }
 
 BOOST_AUTO_TEST_CASE(max_failures_stops_the_run_and_says_so) {

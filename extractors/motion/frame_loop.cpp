@@ -12,7 +12,7 @@ void check_luma_range(const PictureView& pic) {
     const auto* row = reinterpret_cast<const std::uint16_t*>(pic.data[0] + pic.stride[0] * y);
     for (int x = 0; x < pic.fmt.width; ++x)
       if (row[x] >= limit)
-        throw ConfigError(fmt::format("luma sample ({}, {})", x, y), std::to_string(row[x]),
+        throw RefusedConfiguration(fmt::format("luma sample ({}, {})", x, y), std::to_string(row[x]),
                           fmt::format("luma sample ({}, {}) is {}, not below 2^{} = {}", x, y, row[x], bpc, limit));
   }
 }
@@ -23,10 +23,10 @@ IntegerMotionExtractor::IntegerMotionExtractor(std::unique_ptr<SadEngine> engine
 void IntegerMotionExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw ConfigError("bitdepth", std::to_string(fmt.bitdepth), fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth), fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
   // Raised for every option set, motion_force_zero included.
   if (fmt.width < kMinExtent || fmt.height < kMinExtent)
-    throw ConfigError("plane Y", fmt::format("{}x{}", fmt.width, fmt.height),
+    throw RefusedConfiguration("plane Y", fmt::format("{}x{}", fmt.width, fmt.height),
                       fmt::format("plane Y is {}x{}, below the smallest legal size {}x{} (the blur would read outside the plane)",
                                   fmt.width, fmt.height, kMinExtent, kMinExtent));
   params_ = {opts_.fps_weight, opts_.max_val, opts_.blend_factor, opts_.blend_offset};
@@ -52,7 +52,7 @@ void IntegerMotionExtractor::emit(ScoreSink& sink, const char* metric, unsigned 
 void IntegerMotionExtractor::extract(const PictureView& pic, unsigned frame, ScoreSink& sink) {
   if (!initialised_) throw std::logic_error("motion: extract() before init()");
   if (!(pic.fmt == fmt_))
-    throw ConfigError("picture", describe(pic.fmt),
+    throw RefusedConfiguration("picture", describe(pic.fmt),
                       fmt::format("picture is {}, but the extractor was initialised for {}", describe(pic.fmt), describe(fmt_)));
   if (frames_ == 0) first_label_ = frame;
   else if (frame != first_label_ + frames_)

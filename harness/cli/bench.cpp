@@ -15,6 +15,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
+#include "harness/faults.hpp"
 #include "harness/paths.hpp"
 #include "harness/scores.hpp"
 #include "harness/vectors/vectors.hpp"
@@ -52,7 +53,7 @@ Size parse_size(const std::string& s) {
   };
   Size size{};
   if (x != std::string::npos && extent(s.substr(0, x), size.w) && extent(s.substr(x + 1), size.h)) return size;
-  throw ConfigError("--sizes", s, fmt::format("--sizes: '{}' is not WxH (two whole numbers above 0, like 1920x1080)", s));
+  throw UsageError("--sizes", s, fmt::format("--sizes: '{}' is not WxH (two whole numbers above 0, like 1920x1080)", s));
 }
 
 double median(std::vector<double> v) {
@@ -138,20 +139,20 @@ int run_bench(const BenchArgs& a) {
       // A backend named on the command line that cannot run here is an error of this run, not a
       // row to skip.
       if (const Availability av = b.availability(); !av.available)
-        throw ConfigError("--backends", name, fmt::format("--backends: '{}' is unavailable here: {}", name, av.reason));
+        throw BackendUnavailable("--backends", name, fmt::format("--backends: '{}' is unavailable here: {}", name, av.reason));
       chosen.push_back(&b);
     }
   }
   if (chosen.empty())
-    throw ConfigError("--backends", a.backends, a.backends.empty() ? "no backend of " + a.feature + " is available here"
+    throw UsageError("--backends", a.backends, a.backends.empty() ? "no backend of " + a.feature + " is available here"
                                                                    : fmt::format("--backends '{}' names no backend", a.backends));
   std::vector<Size> sizes;
   for (const std::string& text : split_list(a.sizes)) sizes.push_back(parse_size(text));
-  if (sizes.empty()) throw ConfigError("--sizes", a.sizes, fmt::format("--sizes '{}' names no size", a.sizes));
-  if (a.frames < 2) throw ConfigError("--frames", std::to_string(a.frames), "--frames: at least 2 frames (one pair)");
-  if (a.reps < 1) throw ConfigError("--reps", std::to_string(a.reps), "--reps: at least 1");
+  if (sizes.empty()) throw UsageError("--sizes", a.sizes, fmt::format("--sizes '{}' names no size", a.sizes));
+  if (a.frames < 2) throw UsageError("--frames", std::to_string(a.frames), "--frames: at least 2 frames (one pair)");
+  if (a.reps < 1) throw UsageError("--reps", std::to_string(a.reps), "--reps: at least 1");
   const auto chroma = parse_chroma(a.chroma);
-  if (!chroma) throw ConfigError("--chroma", a.chroma, "--chroma: 400, 420, 422 or 444");
+  if (!chroma) throw UsageError("--chroma", a.chroma, "--chroma: 400, 420, 422 or 444");
   const bool any_gpu = std::any_of(chosen.begin(), chosen.end(), [](const Backend* b) { return b->gpu() && b->availability().available; });
 
   nlohmann::json report = {{"environment", environment_fingerprint()}, {"sizes", nlohmann::json::array()}};
@@ -174,7 +175,7 @@ int run_bench(const BenchArgs& a) {
     spec.params = {{"seed", 2026}, {"dx", 2}, {"dy", 1}};
     validate_format(spec.fmt, "--sizes");
     if (a.host_memory != "pinned" && a.host_memory != "pageable")
-      throw ConfigError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
+      throw UsageError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
     const FrameStore frames = make_frames(spec, a.host_memory == "pinned");
     const ScoreTable expected = run_once(reference, frames, options, a.device).scores;
 
@@ -203,12 +204,13 @@ int run_bench(const BenchArgs& a) {
             r.why = "fails its calibration row (" + t.describe(expected.metrics()) + "): " + cmp.summary();
           }
         }
-      } catch (const ConfigError& e) {
+      } catch (...) {
+        // A backend that cannot run this configuration here is left out of the comparison with
+        // the reason; a bad input or a bug stops the bench.
+        const Fault f = classify_fault(std::current_exception());
+        if (f.kind != FaultKind::refused && f.kind != FaultKind::unavailable && f.kind != FaultKind::device) throw;
         r.refused = true;
-        r.why = e.what();
-      } catch (const DeviceError& e) {
-        r.refused = true;
-        r.why = std::string("device error: ") + e.what();
+        r.why = f.text();
       }
       if (!r.refused) {
         std::vector<double> frame_ms, device_ms, init_ms;

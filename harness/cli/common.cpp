@@ -47,7 +47,7 @@ OptionList parse_option_flags(const std::vector<std::string>& flags) {
   for (const std::string& f : flags) {
     const auto eq = f.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw ConfigError("--option", f, fmt::format("--option '{}' is not NAME=VALUE", f));
+      throw UsageError("--option", f, fmt::format("--option '{}' is not NAME=VALUE", f));
     out.emplace_back(f.substr(0, eq), f.substr(eq + 1));
   }
   return out;
@@ -78,7 +78,7 @@ const Backend& backend_or_throw(const std::string& feature, const std::string& n
   std::string known;
   for (const Backend* b : backends(with_mutants))
     if (b->feature == feature) known += (known.empty() ? "" : ", ") + std::string(b->name);
-  throw ConfigError("--backend", name, fmt::format("--backend '{}': no such backend for {}; known: {}", name, feature, known));
+  throw UsageError("--backend", name, fmt::format("--backend '{}': no such backend for {}; known: {}", name, feature, known));
 }
 
 std::vector<std::string> split_list(const std::string& s, char sep) {

@@ -43,7 +43,7 @@ std::optional<int> ctest_device() {
   try {
     return std::stoi(s.substr(id + 3));
   } catch (const std::exception&) {
-    throw ConfigError("CTEST_RESOURCE_GROUP_0_GPUS", s, "CTEST_RESOURCE_GROUP_0_GPUS: expected id:N,slots:M");
+    throw UsageError("CTEST_RESOURCE_GROUP_0_GPUS", s, "CTEST_RESOURCE_GROUP_0_GPUS: expected id:N,slots:M");
   }
 }
 
@@ -60,10 +60,10 @@ std::vector<int> parse_devices(const std::string& s) {
   }
   for (const std::string& part : split_list(s)) {
     if (part.size() > 4 || part.find_first_not_of("0123456789") != std::string::npos)
-      throw ConfigError("--devices", s, fmt::format("--devices '{}': expected all or a list of ordinals like 0,1", s));
+      throw UsageError("--devices", s, fmt::format("--devices '{}': expected all or a list of ordinals like 0,1", s));
     out.push_back(std::stoi(part));
   }
-  if (out.empty()) throw ConfigError("--devices", s, "--devices: no device named");
+  if (out.empty()) throw UsageError("--devices", s, "--devices: no device named");
   return out;
 }
 
@@ -111,7 +111,7 @@ int run_gate_command(const GateArgs& a) {
   const Matrix m = load_matrix(a.matrix.empty() ? default_matrix() : fs::path(a.matrix));
   const std::vector<Cell> cells = select_cells(m, a.filters, a.shard);
   if (cells.empty() && !a.allow_empty)
-    throw ConfigError("--filter", fmt::format("{} filter(s)", a.filters.size()),
+    throw UsageError("--filter", fmt::format("{} filter(s)", a.filters.size()),
                       fmt::format("no cell of {} is selected (filters: {}); pass --allow-empty if that is expected", m.file.string(),
                                   a.filters.empty() ? std::string("none") : fmt::format("{}", fmt::join(a.filters, " "))));
   if (!a.ctest_script.empty()) return write_ctest_script(m, cells, a.ctest_script);
@@ -199,7 +199,7 @@ int run_merge(const MergeArgs& a) {
   for (const std::string& dir : a.shards) {
     std::error_code ec;
     if (fs::exists(a.out, ec) && fs::equivalent(a.out, dir, ec))
-      throw ConfigError("--out", a.out, fmt::format("--out '{}' is one of the shards: merge into a folder of its own", a.out));
+      throw UsageError("--out", a.out, fmt::format("--out '{}' is one of the shards: merge into a folder of its own", a.out));
   }
   const Matrix m = load_matrix(a.matrix.empty() ? default_matrix() : fs::path(a.matrix));
   std::set<std::string> expected;

@@ -38,7 +38,7 @@ struct Tally {
 void check_feature(const CheckArgs& a, const std::optional<Shard>& shard, const FeatureDescriptor& feature, const Backend& b,
                    nlohmann::json& record, Tally& total) {
   const Availability av = b.availability();
-  if (!av.available) throw ConfigError("--backend", std::string(b.name), fmt::format("backend '{}' is unavailable: {}", b.name, av.reason));
+  if (!av.available) throw BackendUnavailable("--backend", std::string(b.name), fmt::format("backend '{}' is unavailable: {}", b.name, av.reason));
   // Describe every check first (cheap), then run them.
   struct Item {
     const GoldenCase* c = nullptr;
@@ -114,13 +114,13 @@ int check(const CheckArgs& a) {
   }
   for (const std::string& name : a.features) feature_or_throw(name);
   if (plan.empty())
-    throw ConfigError("--backend", a.backend, fmt::format("no selected feature has a backend '{}' (see `twinproof features`)", a.backend));
+    throw UsageError("--backend", a.backend, fmt::format("no selected feature has a backend '{}' (see `twinproof features`)", a.backend));
   const std::optional<Shard> shard = a.shard.empty() ? shard_from_environment() : std::optional<Shard>(parse_shard(a.shard));
   nlohmann::json record = nlohmann::json::array();
   Tally t;
   for (const auto& [f, b] : plan) check_feature(a, shard, *f, *b, record, t);
   if (t.passed + t.failed + t.absent + t.errors == 0)
-    throw ConfigError("--filter", fmt::format("{} filter(s)", a.filters.size()),
+    throw UsageError("--filter", fmt::format("{} filter(s)", a.filters.size()),
                       "no golden case is selected: nothing was checked (see the case ids in goldens/<feature>/*.json)");
   // Absent cases and errors are never passes: they count as failed unless absent ones are
   // explicitly skipped.

@@ -8,6 +8,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
+#include "harness/faults.hpp"
 
 int main(int argc, char** argv) {
   using namespace twinproof;
@@ -43,23 +44,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitPass : kExitError;
-  } catch (const InputError& e) {
-    fmt::print(stderr, "twinproof: error: {}\n", e.what());
-    return kExitError;
-  } catch (const ConfigError& e) {
-    fmt::print(stderr, "twinproof: error: {}\n", e.what());
-    return kExitError;
-  } catch (const DeviceError& e) {
-    fmt::print(stderr, "twinproof: device error: {}\n", e.what());
-    return kExitError;
-  } catch (const std::system_error& e) {  // a failed write of fmt::print (a full disk, a closed pipe)
-    fmt::print(stderr, "twinproof: error: {}\n", escape_control(e.what()));
-    return kExitError;
-  } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "twinproof: error: out of memory\n");
-    return kExitError;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "twinproof: internal error: {}\n", escape_control(e.what()));
+  } catch (...) {
+    // Every fault is one line and exit 2; a device fault and a bug say so.
+    const Fault f = classify_fault(std::current_exception());
+    const char* what = f.kind == FaultKind::device ? "device error" : f.kind == FaultKind::internal ? "internal error" : "error";
+    fmt::print(stderr, "twinproof: {}: {}\n", what, f.message);
     return kExitError;
   }
   // What was printed is part of the result: a full disk or a closed pipe is an error, not a pass.

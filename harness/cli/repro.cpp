@@ -27,7 +27,7 @@ int run_repro_command(const ReproArgs& a) {
   ReproTarget t;
   if (a.cell.empty()) {
     // Replay a bundle written earlier, possibly on another machine.
-    if (a.bundle.empty()) throw ConfigError("cell", "", "give a CELL-ID, or --bundle DIR to replay a bundle");
+    if (a.bundle.empty()) throw UsageError("cell", "", "give a CELL-ID, or --bundle DIR to replay a bundle");
     t = load_bundle(a.bundle);
     o.rerun = fmt::format("twinproof repro --bundle {}{}", a.bundle, a.with_mutants ? " --with-mutants" : "");
   } else {

@@ -37,7 +37,7 @@ struct ScoreArgs {
 std::pair<std::string, OptionList> parse_feature_flag(const std::string& text) {
   const auto eq = text.find('=');
   std::pair<std::string, OptionList> out{text.substr(0, eq), {}};
-  if (out.first.empty()) throw ConfigError("--feature", text, fmt::format("--feature '{}': no feature name (NAME=opt=val:opt=val)", text));
+  if (out.first.empty()) throw UsageError("--feature", text, fmt::format("--feature '{}': no feature name (NAME=opt=val:opt=val)", text));
   if (eq == std::string::npos) return out;
   std::size_t begin = eq + 1;
   for (;;) {
@@ -45,7 +45,7 @@ std::pair<std::string, OptionList> parse_feature_flag(const std::string& text) {
     const std::string pair = text.substr(begin, colon == std::string::npos ? std::string::npos : colon - begin);
     const auto sep = pair.find('=');
     if (sep == std::string::npos || sep == 0)
-      throw ConfigError("--feature", text, fmt::format("--feature '{}': '{}' is not opt=val (NAME=opt=val:opt=val)", text, pair));
+      throw UsageError("--feature", text, fmt::format("--feature '{}': '{}' is not opt=val (NAME=opt=val:opt=val)", text, pair));
     out.second.emplace_back(pair.substr(0, sep), pair.substr(sep + 1));
     if (colon == std::string::npos) return out;
     begin = colon + 1;
@@ -60,11 +60,11 @@ struct DocumentPlan {
 
 std::optional<DocumentPlan> plan_document(const ScoreArgs& a) {
   if (a.json_given + a.xml + a.csv > 1)
-    throw ConfigError("--json", "", "choose one output format: --json, --xml or --csv");
+    throw UsageError("--json", "", "choose one output format: --json, --xml or --csv");
   const VmafFormat chosen = a.csv ? VmafFormat::csv : a.json_given ? VmafFormat::json : VmafFormat::xml;
   if (!a.json.empty()) {
     if (!a.output.empty())
-      throw ConfigError("--output", a.output,
+      throw UsageError("--output", a.output,
                         fmt::format("--json '{}' and --output '{}' both name the output file: give the file once", a.json, a.output));
     return DocumentPlan{a.json, VmafFormat::json};
   }
