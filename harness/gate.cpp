@@ -38,15 +38,7 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 CellResult base_result(const Cell& c) {
   CellResult r;
-  r.id = c.id;
-  r.kind = c.kind;
-  r.feature = c.feature;
-  r.reference = c.reference;
-  r.twin = c.twin;
-  r.vector = c.vector;
-  r.bitdepth = c.bitdepth;
-  r.chroma = std::string(to_string(c.chroma));
-  r.option_set = c.option_set;
+  r.cell = c;
   return r;
 }
 
@@ -367,12 +359,12 @@ class Runner {
     if (record_.is_open()) {
       record_ << to_json(r).dump() << "\n";
       if (!record_.flush()) {
-        fatal_ = fmt::format("cannot append the verdict of {} ({}): the run stopped", r.id, std::strerror(errno));
+        fatal_ = fmt::format("cannot append the verdict of {} ({}): the run stopped", r.cell.id, std::strerror(errno));
         stop_ = true;
         return;
       }
     }
-    emitted_ids_.insert(r.id);
+    emitted_ids_.insert(r.cell.id);
     results_.push_back(std::move(r));
     const CellResult& last = results_.back();
     failures_ += last.needs_attention();
@@ -390,7 +382,7 @@ class Runner {
     if (isatty(2)) {
       fmt::print(stderr, "\r[{}/{}] {} failing, {:.0f}s elapsed, {}   ", done, total, failures_, elapsed, left);
     } else {
-      fmt::print("[{}/{}] {:<13} {} ({:.2f}s)\n", done, total, to_string(last.status), last.id, last.seconds);
+      fmt::print("[{}/{}] {:<13} {} ({:.2f}s)\n", done, total, to_string(last.status), last.cell.id, last.seconds);
       std::fflush(stdout);
     }
   }

@@ -36,6 +36,12 @@ struct Cell {
   std::string unit() const;
 };
 
+// A cell's record: id, kind, feature, reference, twin, vector, bitdepth, chroma, option_set,
+// options, golden. Results records and repro bundles both start from it.
+nlohmann::json to_json(const Cell& c);
+// The same read back (options and golden may be absent: older records); throws std::exception.
+Cell cell_from_json(const nlohmann::json& j);
+
 std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth,
                     Chroma chroma, const std::string& option_set);
 

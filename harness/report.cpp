@@ -22,7 +22,7 @@ using nlohmann::json;
 namespace {
 
 std::vector<CellResult> sorted(std::vector<CellResult> r) {
-  std::sort(r.begin(), r.end(), [](const CellResult& a, const CellResult& b) { return a.id < b.id; });
+  std::sort(r.begin(), r.end(), [](const CellResult& a, const CellResult& b) { return a.cell.id < b.cell.id; });
   return r;
 }
 
@@ -52,8 +52,8 @@ std::string diff_text(double d) { return std::isnan(d) ? "NaN" : fmt::format("{:
 
 // Who a row of the reports is about: a twin, or the reference judged against its goldens.
 std::string subject(const CellResult& r) {
-  const std::string who = r.feature + "/" + r.twin;
-  return r.kind == CellKind::regression ? who + " (goldens)" : who;
+  const std::string who = r.cell.feature + "/" + r.cell.twin;
+  return r.cell.kind == CellKind::regression ? who + " (goldens)" : who;
 }
 
 // What JUnit reports as an error rather than a failure: the cell could not be judged.
@@ -73,7 +73,7 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
   unsigned all_failures = 0, all_errors = 0, all_skipped = 0;
   double all_time = 0;
   std::map<std::string, std::vector<const CellResult*>> by_suite;
-  for (const CellResult& r : results) by_suite[r.feature + "/" + r.twin].push_back(&r);
+  for (const CellResult& r : results) by_suite[r.cell.feature + "/" + r.cell.twin].push_back(&r);
   for (const auto& [name, cells] : by_suite) {
     auto suite = suites.append_child("testsuite");
     unsigned failures = 0, errors = 0, skipped = 0;
@@ -99,7 +99,7 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
     for (const CellResult* r : cells) {
       auto tc = suite.append_child("testcase");
       tc.append_attribute("classname") = name.c_str();
-      tc.append_attribute("name") = r->id.substr(name.size() + 1).c_str();
+      tc.append_attribute("name") = r->cell.id.substr(name.size() + 1).c_str();
       tc.append_attribute("time") = fmt::format("{:.3f}", r->seconds).c_str();
       const std::string message = fmt::format("{}: {}", to_string(r->status), r->detail);
       if (r->status == CellStatus::fail) {
@@ -175,7 +175,7 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
     for (const CellResult* r : bad)
       h += fmt::format("<tr id=\"detail:{0}\"><td><a href=\"#{0}\"><code>{0}</code></a>{1}</td><td class={2}>{3}</td><td>{4}</td>"
                        "<td><code>{5}</code></td></tr>",
-                       html_escape(r->id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
+                       html_escape(r->cell.id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
                        html_escape(first_difference(*r)), html_escape(repro_command(*r)));
     h += "</table>";
   }
@@ -195,10 +195,10 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
     std::set<std::string> rows, cols;
     std::map<std::pair<std::string, std::string>, const CellResult*> grid;
     for (const CellResult* r : cells) {
-      const std::string row = fmt::format("{}/{}b/{}", r->vector, r->bitdepth, r->chroma);
+      const std::string row = fmt::format("{}/{}b/{}", r->cell.vector, r->cell.bitdepth, to_string(r->cell.chroma));
       rows.insert(row);
-      cols.insert(r->option_set);
-      grid[{row, r->option_set}] = r;
+      cols.insert(r->cell.option_set);
+      grid[{row, r->cell.option_set}] = r;
     }
     h += "<h2>" + html_escape(twin) + "</h2><div class=scroll><table class=map><tr><th class=l>vector</th>";
     for (const std::string& c : cols) h += "<th class=opt>" + html_escape(c) + "</th>";
@@ -216,11 +216,11 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
                                   : r.status == CellStatus::pass || r.status == CellStatus::fail || r.status == CellStatus::waived
                                       ? diff_text(r.max_abs_diff)
                                       : std::string(to_string(r.status));
-        const std::string title = html_escape(r.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
+        const std::string title = html_escape(r.cell.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
         h += r.needs_attention()
-                 ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", html_escape(r.id), cell_class(r),
-                               title, html_escape(r.id), html_escape(label))
-                 : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", html_escape(r.id), cell_class(r), title, html_escape(label));
+                 ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", html_escape(r.cell.id), cell_class(r),
+                               title, html_escape(r.cell.id), html_escape(label))
+                 : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", html_escape(r.cell.id), cell_class(r), title, html_escape(label));
       }
       h += "</tr>";
     }
@@ -233,8 +233,8 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
 }  // namespace
 
 std::string repro_command(const CellResult& r) {
-  const bool mutant = find_backend(r.feature, r.twin) == nullptr && find_backend(r.feature, r.twin, true) != nullptr;
-  return fmt::format("twinproof repro {}{}", r.id, mutant ? " --with-mutants" : "");
+  const bool mutant = find_backend(r.cell.feature, r.cell.twin) == nullptr && find_backend(r.cell.feature, r.cell.twin, true) != nullptr;
+  return fmt::format("twinproof repro {}{}", r.cell.id, mutant ? " --with-mutants" : "");
 }
 
 std::string first_difference(const CellResult& r) {
@@ -257,7 +257,7 @@ std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit)
   if (bad.empty()) return {};
   std::string out = fmt::format("failing or erroring cells ({}):\n", bad.size());
   for (std::size_t i = 0; i < bad.size() && i < limit; ++i)
-    out += fmt::format("  {} {}{}: {}\n    {}\n", to_string(bad[i]->status), bad[i]->id, bad[i]->required ? " (required)" : "",
+    out += fmt::format("  {} {}{}: {}\n    {}\n", to_string(bad[i]->status), bad[i]->cell.id, bad[i]->required ? " (required)" : "",
                        escape_control(first_difference(*bad[i])), repro_command(*bad[i]));
   if (bad.size() > limit) out += fmt::format("  ... and {} more (summary.md, summary.json)\n", bad.size() - limit);
   return out;
@@ -320,7 +320,7 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   if (!bad.empty()) {
     md += fmt::format("\n### Failing cells ({})\n\n| cell | status | first difference | repro |\n|---|---|---|---|\n", bad.size());
     for (std::size_t i = 0; i < bad.size() && i < 200; ++i)
-      md += fmt::format("| `{}` | {} | {} | `{}` |\n", bad[i]->id,
+      md += fmt::format("| `{}` | {} | {} | `{}` |\n", bad[i]->cell.id,
                         std::string(to_string(bad[i]->status)) + (bad[i]->required ? " (required)" : ""),
                         md_escape(first_difference(*bad[i])), repro_command(*bad[i]));
     if (bad.size() > 200) md += fmt::format("\n… and {} more (see summary.json)\n", bad.size() - 200);
@@ -330,7 +330,7 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
     if (r.unexpected_pass) unexpected.push_back(&r);
   if (!unexpected.empty()) {
     md += "\n### Unexpected passes (a waiver may be dropped)\n\n";
-    for (const CellResult* r : unexpected) md += fmt::format("- `{}`: {}\n", r->id, md_escape(r->waiver));
+    for (const CellResult* r : unexpected) md += fmt::format("- `{}`: {}\n", r->cell.id, md_escape(r->waiver));
   }
   md += fmt::format("\ncommit `{}` · {} · CUDA runtime {} · driver {}", env.value("git_commit", "?"), env.value("cpu", "?"),
                     env.value("cuda_runtime", "?"), env.value("cuda_driver", "?"));

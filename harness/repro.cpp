@@ -118,25 +118,14 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
     writer->close();
   }
   const Cell& c = t.cell;
-  json options = json::object();
-  for (const auto& [k, v] : c.options) options[k] = v;
-  const json cell = {{"id", c.id},
-                     {"kind", std::string(to_string(c.kind))},
-                     {"feature", c.feature},
-                     {"reference", c.reference},
-                     {"twin", c.twin},
-                     {"vector", c.vector},
-                     {"bitdepth", c.bitdepth},
-                     {"chroma", std::string(to_string(c.chroma))},
-                     {"width", frames_format.width},
-                     {"height", frames_format.height},
-                     {"option_set", c.option_set},
-                     {"options", options},
-                     {"golden", c.golden},
-                     {"first_label", from},
-                     {"frames", written},
-                     {"frames_sha256", hash.hex_digest()},
-                     {"with_mutants", o.with_mutants}};
+  // The cell's own record, as results.jsonl holds it, and what the frames are.
+  json cell = to_json(c);
+  cell.update({{"width", frames_format.width},
+               {"height", frames_format.height},
+               {"first_label", from},
+               {"frames", written},
+               {"frames_sha256", hash.hex_digest()},
+               {"with_mutants", o.with_mutants}});
   write_file(o.bundle / "cell.json", cell.dump(2) + "\n", "the bundle's cell.json");
   write_file(o.bundle / "environment.json", environment_fingerprint().dump(2) + "\n", "the bundle's environment.json");
   write_file(o.bundle / "commands.txt",

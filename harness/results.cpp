@@ -35,43 +35,26 @@ bool CellResult::failing() const { return status == CellStatus::fail || (status 
 bool CellResult::needs_attention() const { return failing() || status == CellStatus::error || status == CellStatus::timeout; }
 
 json to_json(const CellResult& r) {
-  return {{"id", r.id},
-          {"kind", std::string(to_string(r.kind))},
-          {"feature", r.feature},
-          {"reference", r.reference},
-          {"twin", r.twin},
-          {"vector", r.vector},
-          {"bitdepth", r.bitdepth},
-          {"chroma", r.chroma},
-          {"option_set", r.option_set},
-          {"status", std::string(to_string(r.status))},
-          {"detail", r.detail},
-          {"tolerance", r.tolerance},
-          {"values", r.values},
-          {"mismatches", r.mismatches},
-          {"max_abs_diff", r.max_abs_diff},
-          {"max_ulp", r.max_ulp},
-          {"first_mismatch", r.first_mismatch},
-          {"seconds", r.seconds},
-          {"device", r.device},
-          {"required", r.required},
-          {"unexpected_pass", r.unexpected_pass},
-          {"waiver", r.waiver}};
+  json j = to_json(r.cell);
+  j.update({{"status", std::string(to_string(r.status))},
+            {"detail", r.detail},
+            {"tolerance", r.tolerance},
+            {"values", r.values},
+            {"mismatches", r.mismatches},
+            {"max_abs_diff", r.max_abs_diff},
+            {"max_ulp", r.max_ulp},
+            {"first_mismatch", r.first_mismatch},
+            {"seconds", r.seconds},
+            {"device", r.device},
+            {"required", r.required},
+            {"unexpected_pass", r.unexpected_pass},
+            {"waiver", r.waiver}});
+  return j;
 }
 
 CellResult cell_result_from_json(const json& j) {
   CellResult r;
-  r.id = j.at("id").get<std::string>();
-  const std::string kind = j.at("kind").get<std::string>();
-  if (kind != "regression" && kind != "parity") throw std::invalid_argument("unknown cell kind '" + escape_control(kind) + "'");
-  r.kind = kind == "regression" ? CellKind::regression : CellKind::parity;
-  r.feature = j.at("feature").get<std::string>();
-  r.reference = j.at("reference").get<std::string>();
-  r.twin = j.at("twin").get<std::string>();
-  r.vector = j.at("vector").get<std::string>();
-  r.bitdepth = j.at("bitdepth").get<int>();
-  r.chroma = j.at("chroma").get<std::string>();
-  r.option_set = j.at("option_set").get<std::string>();
+  r.cell = cell_from_json(j);
   r.status = parse_cell_status(j.at("status").get<std::string>());
   r.detail = j.at("detail").get<std::string>();
   r.tolerance = j.at("tolerance").get<std::string>();
@@ -123,7 +106,7 @@ std::vector<CellResult> read_results(const std::filesystem::path& file, std::siz
 
 CellResult no_verdict(const std::string& cell_id, const std::string& why) {
   CellResult r;
-  r.id = cell_id;
+  r.cell.id = cell_id;
   r.status = CellStatus::no_verdict;
   r.detail = why;
   // feature/twin/vector/NNb/CCC/set
@@ -134,16 +117,17 @@ CellResult no_verdict(const std::string& cell_id, const std::string& why) {
     if (slash == std::string::npos) break;
     start = slash + 1;
   }
+  Cell& c = r.cell;
   if (parts.size() == 6) {
-    r.feature = parts[0];
-    r.twin = parts[1];
-    r.vector = parts[2];
-    r.bitdepth = std::atoi(parts[3].c_str());
-    r.chroma = parts[4];
-    r.option_set = parts[5];
+    c.feature = parts[0];
+    c.twin = parts[1];
+    c.vector = parts[2];
+    c.bitdepth = std::atoi(parts[3].c_str());
+    c.chroma = parse_chroma(parts[4]).value_or(Chroma::c420);
+    c.option_set = parts[5];
   } else {
-    r.feature = "?";
-    r.twin = "?";
+    c.feature = "?";
+    c.twin = "?";
   }
   return r;
 }

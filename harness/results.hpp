@@ -20,11 +20,7 @@ std::string_view to_string(CellStatus s);
 CellStatus parse_cell_status(const std::string& s);  // throws std::invalid_argument
 
 struct CellResult {
-  std::string id;
-  CellKind kind = CellKind::parity;
-  std::string feature, reference, twin, vector, option_set;
-  int bitdepth = 8;
-  std::string chroma;
+  Cell cell;  // what was judged: written by to_json(Cell), as a repro bundle writes it
   CellStatus status = CellStatus::error;
   std::string detail;
   std::string tolerance;           // how it was judged: "exact", "places=4", "golden (exact)"
@@ -42,6 +38,7 @@ struct CellResult {
   bool needs_attention() const;  // failing, an error or a timeout: what a recap lists
 };
 
+// The cell's own record (to_json(Cell)) and the verdict's fields, one JSON object.
 nlohmann::json to_json(const CellResult& r);
 // The result a report shows for a selected cell without a verdict; fields come from the id.
 CellResult no_verdict(const std::string& cell_id, const std::string& why);

@@ -225,19 +225,19 @@ BOOST_AUTO_TEST_CASE(mutants_are_caught) {
                                            {"mutant-blur", "exact"}, {"mutant-drift", "exact"}, {"mutant-drift-6e-5", "exact"}});
   const GateOutcome strict = run_gate(m.cells, Calibration::load(exact), quiet_options());
   BOOST_TEST(strict.results.size() == m.cells.size());
-  for (const CellResult& r : strict.results) BOOST_TEST_CONTEXT(r.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::fail); }
+  for (const CellResult& r : strict.results) BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::fail); }
   BOOST_TEST(strict.exit_code == 1);
   // The project's table: drift rows are places=4; 4e-5 passes, 6e-5 fails.
   const GateOutcome project = run_gate(m.cells, Calibration::load(table_file()), quiet_options());
   for (const CellResult& r : project.results) {
-    const CellStatus want = r.twin == "mutant-drift" ? CellStatus::pass : CellStatus::fail;
-    BOOST_TEST_CONTEXT(r.id << ": " << r.detail) { BOOST_TEST(r.status == want); }
+    const CellStatus want = r.cell.twin == "mutant-drift" ? CellStatus::pass : CellStatus::fail;
+    BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) { BOOST_TEST(r.status == want); }
   }
   const auto nan_cell = std::find_if(project.results.begin(), project.results.end(),
-                                     [](const CellResult& r) { return r.twin == "mutant-nan"; });
+                                     [](const CellResult& r) { return r.cell.twin == "mutant-nan"; });
   BOOST_TEST(nan_cell->first_mismatch["note"] == "NaN");
   const auto ulp_cell = std::find_if(project.results.begin(), project.results.end(),
-                                     [](const CellResult& r) { return r.id == "float_motion/mutant-ulp/pan576/8b/420/default"; });
+                                     [](const CellResult& r) { return r.cell.id == "float_motion/mutant-ulp/pan576/8b/420/default"; });
   BOOST_TEST(ulp_cell->max_ulp == 1u);
   BOOST_TEST(ulp_cell->first_mismatch["frame"] == 1);
   BOOST_TEST(ulp_cell->first_mismatch["actual"]["hex"] == "0x1.ce33dc0000001p+4");
@@ -256,15 +256,15 @@ BOOST_AUTO_TEST_CASE(waivers_waive_report_unexpected_passes_and_expire) {
   const auto cells = filter_cells(m.cells, {"*/pan576/*/default", "-*/mutant-sum/*", "-*/mutant-blur/*", "-*/mutant-drift-6e-5/*"});
   const GateOutcome out = run_gate(cells, Calibration::load(t), o);
   for (const CellResult& r : out.results) {
-    if (r.twin == "mutant-ulp") {
+    if (r.cell.twin == "mutant-ulp") {
       BOOST_TEST(r.status == CellStatus::waived);
       BOOST_TEST(contains(r.waiver, "example.invalid/1"));
     }
-    if (r.twin == "mutant-drift") {
+    if (r.cell.twin == "mutant-drift") {
       BOOST_TEST(r.status == CellStatus::pass);
       BOOST_TEST(r.unexpected_pass);
     }
-    if (r.twin == "mutant-nan") {
+    if (r.cell.twin == "mutant-nan") {
       BOOST_TEST(r.status == CellStatus::fail);
       BOOST_TEST(contains(r.detail, "waiver expired"));
     }
@@ -289,7 +289,7 @@ BOOST_AUTO_TEST_CASE(not_supported_is_not_failed_unless_required) {
       if (r.status == CellStatus::not_supported) BOOST_TEST(r.required);
   }
   for (const CellResult& r : plain.results)
-    if (r.twin == "cpu") BOOST_TEST(r.status == CellStatus::pass);
+    if (r.cell.twin == "cpu") BOOST_TEST(r.status == CellStatus::pass);
 }
 
 BOOST_AUTO_TEST_CASE(results_are_written_as_they_happen_and_merge_checks_coverage) {
@@ -355,7 +355,7 @@ BOOST_AUTO_TEST_CASE(the_project_gate_passes_its_cpu_cells) {
   const auto cells = filter_cells(m.cells, {"float_motion/cpu/*", "-*/bbb1080_t240/*", "-*/city720x405/*", "-*/bbb640_t240/*",
                                             "-*/city720_f48/*", "-*/pan4k/*", "-*/cb1080*"});
   const GateOutcome out = run_gate(cells, Calibration::load(table_file()), quiet_options());
-  for (const CellResult& r : out.results) BOOST_TEST_CONTEXT(r.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::pass); }
+  for (const CellResult& r : out.results) BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::pass); }
   BOOST_TEST(out.results.size() == cells.size());
 }
 
@@ -405,13 +405,13 @@ BOOST_AUTO_TEST_CASE(required_backends_must_exist) {
 
 BOOST_AUTO_TEST_CASE(a_cell_without_a_verdict_makes_the_run_incomplete) {
   CellResult pass;
-  pass.id = "float_motion/cpu-simd/flash64/8b/420/default";
+  pass.cell.id = "float_motion/cpu-simd/flash64/8b/420/default";
   pass.status = CellStatus::pass;
   const CellResult missing = no_verdict("motion/cuda/pan576/10b/444/five_frame", "interrupted");
-  BOOST_TEST(missing.feature == "motion");
-  BOOST_TEST(missing.twin == "cuda");
-  BOOST_TEST(missing.bitdepth == 10);
-  BOOST_TEST(missing.option_set == "five_frame");
+  BOOST_TEST(missing.cell.feature == "motion");
+  BOOST_TEST(missing.cell.twin == "cuda");
+  BOOST_TEST(missing.cell.bitdepth == 10);
+  BOOST_TEST(missing.cell.option_set == "five_frame");
   BOOST_TEST(run_verdict({pass}) == "PASS");
   BOOST_TEST(run_verdict({pass, missing}) == "INCOMPLETE");
   BOOST_TEST(exit_code_for({pass, missing}) == kExitError);
@@ -481,18 +481,18 @@ BOOST_AUTO_TEST_CASE(max_failures_stops_the_run_and_says_so) {
 
 BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {
   CellResult pass, fail, skipped;
-  pass.id = "float_motion/cpu-simd/flash64/8b/420/default";
-  pass.feature = "float_motion";
-  pass.twin = "cpu-simd";
+  pass.cell.id = "float_motion/cpu-simd/flash64/8b/420/default";
+  pass.cell.feature = "float_motion";
+  pass.cell.twin = "cpu-simd";
   pass.status = CellStatus::pass;
   fail = pass;
-  fail.id = "float_motion/cpu-simd/flash64/8b/420/add_uv";
-  fail.option_set = "add_uv";
+  fail.cell.id = "float_motion/cpu-simd/flash64/8b/420/add_uv";
+  fail.cell.option_set = "add_uv";
   fail.status = CellStatus::fail;
   fail.seconds = 0.25;
   skipped = pass;
-  skipped.id = "float_motion/cuda/flash64/8b/420/default";
-  skipped.twin = "cuda";
+  skipped.cell.id = "float_motion/cuda/flash64/8b/420/default";
+  skipped.cell.twin = "cuda";
   skipped.status = CellStatus::not_supported;
   pass.seconds = 0.5;
   TempDir dir;
@@ -501,14 +501,14 @@ BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {
   // HTML: the banner, then the failing cells with their repro command, then the heatmaps; every
   // cell is an anchor, a failing one links to its detail row.
   const std::string html = test::read_file(dir / "r" / "report.html");
-  const auto banner = html.find("banner FAIL"), detail = html.find("id=\"detail:" + fail.id + "\""), map = html.find("class=map");
+  const auto banner = html.find("banner FAIL"), detail = html.find("id=\"detail:" + fail.cell.id + "\""), map = html.find("class=map");
   BOOST_TEST(banner < detail);
   BOOST_TEST(detail < map);
   BOOST_TEST(map != std::string::npos);
-  BOOST_TEST(contains(html, "twinproof repro " + fail.id));
-  BOOST_TEST(contains(html, "<td id=\"" + pass.id + "\""));
-  BOOST_TEST(contains(html, "<td id=\"" + fail.id + "\" class=fail"));
-  BOOST_TEST(contains(html, "<a href=\"#detail:" + fail.id + "\">"));
+  BOOST_TEST(contains(html, "twinproof repro " + fail.cell.id));
+  BOOST_TEST(contains(html, "<td id=\"" + pass.cell.id + "\""));
+  BOOST_TEST(contains(html, "<td id=\"" + fail.cell.id + "\" class=fail"));
+  BOOST_TEST(contains(html, "<a href=\"#detail:" + fail.cell.id + "\">"));
   BOOST_TEST(contains(html, "max-width:1360px"));
   // JUnit: totals, timestamp and host on the root and on each suite.
   pugi::xml_document junit;

@@ -210,10 +210,10 @@ int run_merge(const MergeArgs& a) {
   for (const std::string& dir : a.shards) {
     std::size_t truncated = 0;
     for (CellResult& r : read_results(fs::path(dir) / "results.jsonl", &truncated)) {
-      if (const auto it = seen.find(r.id); it != seen.end())
-        throw InputError(dir, "cell", r.id, fmt::format("duplicated: also in {}", it->second));
-      if (!expected.count(r.id)) throw InputError(dir, "cell", r.id, "not a cell of the matrix with these filters");
-      seen.emplace(r.id, dir);
+      if (const auto it = seen.find(r.cell.id); it != seen.end())
+        throw InputError(dir, "cell", r.cell.id, fmt::format("duplicated: also in {}", it->second));
+      if (!expected.count(r.cell.id)) throw InputError(dir, "cell", r.cell.id, "not a cell of the matrix with these filters");
+      seen.emplace(r.cell.id, dir);
       merged.push_back(std::move(r));
     }
     if (truncated) notes.push_back(fmt::format("{}: {} truncated record line(s) skipped", dir, truncated));
@@ -252,7 +252,7 @@ int run_report(const std::string& dir) {
   if (truncated) notes.push_back(fmt::format("{} truncated record line(s) skipped (interrupted run)", truncated));
   std::ifstream list(fs::path(dir) / "cells.txt");
   std::set<std::string> done;
-  for (const CellResult& r : results) done.insert(r.id);
+  for (const CellResult& r : results) done.insert(r.cell.id);
   if (results.empty())
     throw InputError((fs::path(dir) / "results.jsonl").string(), "records", "0", "holds no verdict: nothing to report");
   std::vector<CellResult> shown = results;
