@@ -52,7 +52,8 @@ std::string value_text(double v, bool fp32) {
   return fp32 ? fmt::format("{} ({})", static_cast<float>(v), hex(v)) : fmt::format("{:.17g} ({})", v, hex(v));
 }
 
-// Runs one backend over the target's frames, optionally calling `after` after each frame.
+// Runs one backend over the target's frames (a sub-clip ending at B is scored up to B + the
+// feature's look-ahead, so that B's metrics have the values the whole clip gives them).
 ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bool capture,
                const std::function<void(unsigned, const Extractor&)>& after = {}) {
   ExtractorContext ctx;
@@ -60,35 +61,70 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
   ctx.capture_stages = capture;
   auto ex = make_extractor(b, ctx);
   auto src = t.open();
-  ex->init(src->format(), t.cell.options);
-  // A sub-clip ending at B is scored up to B + the feature's look-ahead, so that metrics of B that
-  // depend on later frames (motion2) have the values the whole clip gives them; only frames up to
-  // B are kept.
-  std::optional<unsigned> last;
-  if (o.frames && o.frames->last) last = *o.frames->last + feature_or_throw(t.cell.feature, "feature").lookahead;
-  ScoreTable table;
-  Frame f;
+  RunOptions run;
+  if (o.frames) run.range = *o.frames;
+  run.first_label = t.first_label;
+  run.lookahead = feature_or_throw(t.cell.feature, "feature").lookahead;
+  run.after_frame = after;
+  return run_extractor(*ex, *src, t.cell.options, run);
+}
+
+// Replays both backends with stage capture up to `limit`, comparing every stage after every frame
+// until one differs: the frame where the twin departs, and every stage of it.
+struct Bisection {
+  std::optional<unsigned> frame;
+  std::vector<StageDiff> stages;
+};
+Bisection bisect_stages(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const ReproTarget& t,
+                        const ReproOptions& o, unsigned first, unsigned limit) {
+  ReproOptions capture = o;
+  capture.frames = FrameRange{first, limit};
+  std::vector<std::vector<std::optional<Probe>>> ref_by_frame;
+  ref_by_frame.reserve(limit - first + 1);
+  run(reference, t, capture, true, [&](unsigned, const Extractor& ex) {
+    std::vector<std::optional<Probe>> s;
+    for (const StageInfo& st : feature.stages) s.push_back(ex.inspect(st.id));
+    ref_by_frame.push_back(std::move(s));
+  });
+  Bisection b;
   unsigned index = 0;
-  bool started = false;
-  while (src->next(f)) {
-    const unsigned label = t.first_label + index++;
-    if (o.frames && (label < o.frames->first || (last && label > *last))) continue;
-    if (!started) table.set_frames(label, 0);
-    started = true;
-    ex->extract(f.view(), label, table);
-    if (after) after(label, *ex);
+  run(twin, t, capture, true, [&](unsigned label, const Extractor& ex) {
+    if (b.frame) return;
+    std::vector<StageDiff> d;
+    bool any = false;
+    for (std::size_t k = 0; k < feature.stages.size(); ++k) {
+      d.push_back(compare_stage(feature.stages[k], ref_by_frame[index][k], ex.inspect(feature.stages[k].id)));
+      any = any || (!d.back().equal && d.back().ref_has && d.back().twin_has);
+    }
+    ++index;
+    if (any) {
+      b.frame = label;
+      b.stages = std::move(d);
+    }
+  });
+  return b;
+}
+
+// The verdict of a bisection: the first stage that differs, and what was equal before it. A sum
+// that departs while the twin hides its partial sums is the twin's own reduction.
+std::string bisection_verdict(const FeatureDescriptor& feature, const Cell& c, const Bisection& b) {
+  if (!b.frame) return "every exposed stage is equal; the difference is in the outputs only";
+  std::string last_equal;
+  for (const StageDiff& d : b.stages) {
+    if (!d.ref_has || !d.twin_has) continue;
+    if (d.equal) {
+      last_equal = d.label;
+      continue;
+    }
+    const auto role = [&](const StageDiff& x) { return feature.stage(x.stage)->role; };
+    if (role(d) == StageRole::sums &&
+        std::none_of(b.stages.begin(), b.stages.end(), [&](const StageDiff& x) { return role(x) == StageRole::partial_sums && x.twin_has; }))
+      return fmt::format("{} equal; {} differ ({} reduction): {}", last_equal.empty() ? "stages" : last_equal, d.label, c.twin, d.where);
+    std::string verdict = fmt::format("first divergence: {}, {}{}", d.label, d.where, std::isnan(d.twin_value) ? " (NaN)" : "");
+    if (!last_equal.empty()) verdict += fmt::format(" ({} equal before it)", last_equal);
+    return verdict;
   }
-  if (!started) throw UsageError("--frames", "", "no frame of the cell is in the requested range");
-  ex->flush(table);
-  if (!o.frames || !o.frames->last || table.first_frame() + table.frames() <= *o.frames->last + 1) return table;
-  ScoreTable kept;  // frames first .. B
-  kept.set_frames(table.first_frame(), *o.frames->last + 1 - table.first_frame());
-  for (const auto& [metric, column] : table.columns()) {
-    auto values = column;
-    values.resize(std::min<std::size_t>(values.size(), kept.frames()));
-    kept.set_column(metric, std::move(values));
-  }
-  return kept;
+  return "every exposed stage is equal; the difference is in the outputs only";
 }
 
 // The files of a bundle that a replay reads, each pinned in SHA256SUMS (sha256sum's format), so
@@ -96,7 +132,8 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
 constexpr const char* kBundleSums = "SHA256SUMS";
 constexpr std::array<const char*, 2> kBundleFiles = {"cell.json", "frames.y4m"};
 
-void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, unsigned to, std::ostream& out) {
+// Writes the bundle; returns the line that says what it holds.
+std::string write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, unsigned to) {
   ensure_directory(o.bundle, "--bundle");
   const fs::path frames = o.bundle / "frames.y4m";
   Sha256 hash;
@@ -136,8 +173,8 @@ void write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, un
   std::string sums;
   for (const char* name : kBundleFiles) sums += fmt::format("{}  {}\n", sha256_file((o.bundle / name).string()), name);
   write_file(o.bundle / kBundleSums, sums, "the bundle's SHA256SUMS");
-  fmt::print(out, "bundle: {} ({} frames as .y4m, cell.json, commands.txt, environment.json, SHA256SUMS)\n", o.bundle.string(),
-             written);
+  return fmt::format("bundle: {} ({} frames as .y4m, cell.json, commands.txt, environment.json, SHA256SUMS)", o.bundle.string(),
+                     written);
 }
 
 // A bundle file: a regular file directly in the bundle folder (not a link out of it, not a FIFO
@@ -254,168 +291,134 @@ ReproTarget load_bundle(const fs::path& dir) {
   return t;
 }
 
-ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream& out) {
+ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
   ReproResult res;
   const Cell& c = t.cell;
   const FeatureDescriptor& feature = feature_or_throw(c.feature, "feature");
   const Backend* ref_backend = find_backend(c.feature, c.reference);
   if (ref_backend == nullptr) throw UsageError("reference", c.reference, "no such reference backend");
-  fmt::print(out, "cell {}\n", c.id);
+  res.rerun = o.rerun;
   if (c.kind == CellKind::regression) {
     // The reference against its golden: outputs only (a golden holds no stages).
+    res.regression = true;
     const GoldenFile g = load_golden_file(data_root() / "goldens" / c.feature / (c.vector + ".json"));
-    const ScoreTable got = run(*ref_backend, t, o, false);
-    for (const GoldenCase& gc : g.cases)
-      if (gc.id == c.golden) {
-        const TableComparison cmp = compare_tables(gc.expected, got, Tolerance::exact());
-        res.mismatch = !cmp.pass;
-        res.first = cmp.first;
-        res.verdict = cmp.pass ? "reference equals its golden bit for bit" : "reference departs from its golden: " + cmp.summary();
-        res.exit_code = cmp.pass ? 0 : 1;
-        fmt::print(out, "{}\n", res.verdict);
-        if (!o.bundle.empty()) write_bundle(t, o, got.first_frame(), got.first_frame() + got.frames() - 1, out);
-        return res;
-      }
-    throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
+    const auto gc = std::find_if(g.cases.begin(), g.cases.end(), [&](const GoldenCase& x) { return x.id == c.golden; });
+    if (gc == g.cases.end()) throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
+    res.reference = run(*ref_backend, t, o, false);
+    const TableComparison cmp = compare_tables(gc->expected, res.reference, Tolerance::exact());
+    res.mismatch = !cmp.pass;
+    res.first = cmp.first;
+    res.verdict = cmp.pass ? "reference equals its golden bit for bit" : "reference departs from its golden: " + cmp.summary();
+    res.exit_code = cmp.pass ? 0 : 1;
+    if (!o.bundle.empty())
+      res.bundle_note = write_bundle(t, o, res.reference.first_frame(), res.reference.first_frame() + res.reference.frames() - 1);
+    return res;
   }
   const Backend* twin = find_backend(c.feature, c.twin, o.with_mutants);
   if (twin == nullptr) throw UsageError("twin", c.twin, fmt::format("no backend '{}' (mutants need --with-mutants)", c.twin));
   const Availability av = twin->availability();
-  if (!av.available) throw UsageError("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
+  if (!av.available) throw BackendUnavailable("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
 
-  // 1. Both backends over the cell; per frame and metric, both values and their distance.
-  const ScoreTable ref = run(*ref_backend, t, o, false);
-  const ScoreTable dut = run(*twin, t, o, false);
-  const TableComparison exact = compare_tables(ref, dut, Tolerance::exact());
+  // 1. Both backends over the cell; the calibration row (the gate's own per-metric, per-device
+  // rows) decides the exit code, the bisection looks for the first differing bit.
+  res.reference = run(*ref_backend, t, o, false);
+  res.twin = run(*twin, t, o, false);
+  const TableComparison exact = compare_tables(res.reference, res.twin, Tolerance::exact());
+  res.mismatch = !exact.pass;
+  res.first = exact.first;
+  const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
+  const CellTolerance tol(table, c.feature, c.reference, c.twin, compute_capability_of(twin->gpu(), o.device));
+  const TableComparison judged = compare_tables(res.reference, res.twin, tol);
+  const CalibrationRow* row = tol.row("");
+  res.judged_by = fmt::format("judged by {} ({}): {}", row ? row->describe() : "no calibration row", tol.describe(res.reference.metrics()),
+                              judged.summary());
+  res.exit_code = judged.pass ? 0 : 1;
+
+  // 2. Bisect a mismatch to its stage.
+  unsigned last_frame = res.reference.first_frame() + res.reference.frames() - 1;
+  if (res.mismatch) {
+    const unsigned limit = std::min(last_frame, res.first->frame + 1);
+    const Bisection b = bisect_stages(feature, *ref_backend, *twin, t, o, res.reference.first_frame(), limit);
+    res.divergence_frame = b.frame;
+    res.stages = b.stages;
+    res.verdict = bisection_verdict(feature, c, b);
+    last_frame = limit;
+  } else {
+    res.verdict = "reference and twin are equal bit for bit on every frame and metric";
+  }
+
+  // 3. Repeat: the twin must return identical bits every time (races, atomics, order).
+  for (unsigned k = 1; k <= o.repeat && res.repeat_identical; ++k) {
+    const TableComparison same = compare_tables(res.twin, run(*twin, t, o, false), Tolerance::exact());
+    res.repeats_run = k;
+    if (!same.pass) {
+      res.repeat_identical = false;
+      res.repeat_difference = fmt::format("run {} differs from run 0: {}", k, same.summary());
+      res.exit_code = 1;
+    }
+  }
+
+  // 4. The bundle: from the frame before the first mismatch to the divergence.
+  if (!o.bundle.empty()) {
+    const unsigned first = res.reference.first_frame();
+    const unsigned from = res.first ? std::max(first, res.first->frame > 0 ? res.first->frame - 1 : 0) : first;
+    res.bundle_note = write_bundle(t, o, from, last_frame);
+  }
+  return res;
+}
+
+void print_repro(const ReproResult& r, const ReproTarget& t, std::ostream& out) {
+  const Cell& c = t.cell;
+  fmt::print(out, "cell {}\n", c.id);
+  if (r.regression) {
+    fmt::print(out, "{}\n", r.verdict);
+    if (!r.bundle_note.empty()) fmt::print(out, "{}\n", r.bundle_note);
+    return;
+  }
+  // Per frame and metric, both values and their distance; the first mismatch marked.
   fmt::print(out, "{:>6}  {:<8} {:<44} {:<44} {:>10} {:>6}\n", "frame", "metric", "reference (decimal, %a)",
              std::string(c.twin) + " (decimal, %a)", "|diff|", "ULP");
-  bool marked = false;
-  for (unsigned i = 0; i < ref.frames(); ++i) {
-    const unsigned f = ref.first_frame() + i;
-    for (const std::string& m : ref.metrics()) {
-      const auto a = ref.get(m, f), b = dut.get(m, f);
-      const auto show = [](const std::optional<double>& v) { return v ? fmt::format("{:.12f} {}", *v, hex(*v)) : std::string("-"); };
-      std::string diff = "-", ulp = "-", mark;
+  const auto show = [](const std::optional<double>& v) { return v ? fmt::format("{:.12f} {}", *v, hex(*v)) : std::string("-"); };
+  for (unsigned i = 0; i < r.reference.frames(); ++i) {
+    const unsigned f = r.reference.first_frame() + i;
+    for (const std::string& m : r.reference.metrics()) {
+      const auto a = r.reference.get(m, f), b = r.twin.get(m, f);
+      std::string diff = "-", ulp = "-";
       if (a && b) {
         const ValueComparison vc = compare_values(*a, *b, Tolerance::exact());
         diff = fmt::format("{:.3g}", vc.abs_diff);
         ulp = vc.ulp == std::numeric_limits<std::uint64_t>::max() ? "n/a" : std::to_string(vc.ulp);
-        if (!vc.pass && !marked) {
-          mark = "  <- first mismatch";
-          marked = true;
-        }
-      } else if (a.has_value() != b.has_value() && !marked) {
-        mark = "  <- first mismatch";
-        marked = true;
       }
-      fmt::print(out, "{:>6}  {:<8} {:<44} {:<44} {:>10} {:>6}{}\n", f, m, show(a), show(b), diff, ulp, mark);
+      const bool first = r.first && r.first->frame == f && r.first->metric == m;
+      fmt::print(out, "{:>6}  {:<8} {:<44} {:<44} {:>10} {:>6}{}\n", f, m, show(a), show(b), diff, ulp, first ? "  <- first mismatch" : "");
     }
   }
-  res.mismatch = !exact.pass;
-  res.first = exact.first;
-
-  // The calibration row decides the exit code; the bisection looks for the first differing bit.
-  const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
-  // The same per-metric, per-device rows as the gate.
-  const CellTolerance tol(table, c.feature, c.reference, c.twin, compute_capability_of(twin->gpu(), o.device));
-  const TableComparison judged = compare_tables(ref, dut, tol);
-  const CalibrationRow* row = tol.row("");
-  fmt::print(out, "judged by {} ({}): {}\n", row ? row->describe() : "no calibration row", tol.describe(ref.metrics()),
-             judged.summary());
-  res.exit_code = judged.pass ? 0 : 1;
-
-  unsigned last_frame = ref.first_frame() + ref.frames() - 1;
-  if (res.mismatch) {
-    // 2. Replay with stage capture, comparing after every frame until one differs somewhere.
-    const unsigned limit = std::min(last_frame, res.first->frame + 1);
-    ReproOptions capture = o;
-    capture.frames = FrameRange{ref.first_frame(), limit};
-    std::vector<std::vector<std::optional<Probe>>> ref_by_frame;
-    ref_by_frame.reserve(limit - ref.first_frame() + 1);
-    run(*ref_backend, t, capture, true, [&](unsigned, const Extractor& ex) {
-      std::vector<std::optional<Probe>> s;
-      for (const StageInfo& st : feature.stages) s.push_back(ex.inspect(st.id));
-      ref_by_frame.push_back(std::move(s));
-    });
-    std::optional<unsigned> found;
-    std::vector<StageDiff> diffs;
-    unsigned index = 0;
-    run(*twin, t, capture, true, [&](unsigned label, const Extractor& ex) {
-      if (found) return;
-      std::vector<StageDiff> d;
-      bool any = false;
-      for (std::size_t k = 0; k < feature.stages.size(); ++k) {
-        d.push_back(compare_stage(feature.stages[k], ref_by_frame[index][k], ex.inspect(feature.stages[k].id)));
-        any = any || (!d.back().equal && d.back().ref_has && d.back().twin_has);
-      }
-      ++index;
-      if (any) {
-        found = label;
-        diffs = std::move(d);
-      }
-    });
-    res.divergence_frame = found;
-    res.stages = diffs;
-    if (found) {
-      fmt::print(out, "\nstages of frame {} (after extracting it; pairs end at this frame), pipeline order:\n", *found);
-      std::string last_equal;
-      for (const StageDiff& d : diffs) {
-        if (!d.ref_has && !d.twin_has) continue;
-        std::string line;
-        if (!d.twin_has) {
-          line = fmt::format("not exposed by {}", c.twin);
-        } else if (!d.ref_has) {
-          line = fmt::format("not exposed by {}", c.reference);
-        } else if (d.equal) {
-          line = "equal bit for bit";
-          if (res.verdict.empty()) last_equal = d.label;
-        } else {
-          line = fmt::format("DIFFER: {} element(s); first at {}: {} {} vs {} {}", d.differing, d.where, c.reference,
-                             value_text(d.ref_value, d.fp32), c.twin, value_text(d.twin_value, d.fp32));
-          if (res.verdict.empty()) {
-            std::string nan = std::isnan(d.twin_value) ? " (NaN)" : "";
-            res.verdict = fmt::format("first divergence: {}, {}{}", d.label, d.where, nan);
-            if (!last_equal.empty()) res.verdict += fmt::format(" ({} equal before it)", last_equal);
-            // A sum departs while the twin hides its partial sums: the twin's own reduction.
-            const auto role = [&](const StageDiff& x) { return feature.stage(x.stage)->role; };
-            if (role(d) == StageRole::sums &&
-                std::none_of(diffs.begin(), diffs.end(), [&](const StageDiff& x) { return role(x) == StageRole::partial_sums && x.twin_has; }))
-              res.verdict = fmt::format("{} equal; {} differ ({} reduction): {}", last_equal.empty() ? "stages" : last_equal,
-                                        d.label, c.twin, d.where);
-          }
-        }
-        fmt::print(out, "  {:<16} {}\n", d.label, line);
-      }
-    } else {
-      res.verdict = "every exposed stage is equal; the difference is in the outputs only";
+  fmt::print(out, "{}\n", r.judged_by);
+  if (r.divergence_frame) {
+    fmt::print(out, "\nstages of frame {} (after extracting it; pairs end at this frame), pipeline order:\n", *r.divergence_frame);
+    for (const StageDiff& d : r.stages) {
+      if (!d.ref_has && !d.twin_has) continue;
+      const std::string line = !d.twin_has ? fmt::format("not exposed by {}", c.twin)
+                               : !d.ref_has ? fmt::format("not exposed by {}", c.reference)
+                               : d.equal    ? std::string("equal bit for bit")
+                                            : fmt::format("DIFFER: {} element(s); first at {}: {} {} vs {} {}", d.differing, d.where,
+                                                          c.reference, value_text(d.ref_value, d.fp32), c.twin, value_text(d.twin_value, d.fp32));
+      fmt::print(out, "  {:<16} {}\n", d.label, line);
     }
-    fmt::print(out, "\n{}\n", res.verdict);
-    last_frame = limit;
-  } else {
-    res.verdict = "reference and twin are equal bit for bit on every frame and metric";
-    fmt::print(out, "{}\n", res.verdict);
   }
+  fmt::print(out, "{}{}\n", r.mismatch ? "\n" : "", r.verdict);
+  if (r.repeats_run > 0) {
+    if (r.repeat_identical) fmt::print(out, "--repeat {}: identical bits in all {} runs\n", r.repeats_run, r.repeats_run + 1);
+    else fmt::print(out, "--repeat: {}\n", r.repeat_difference);
+  }
+  if (!r.bundle_note.empty()) fmt::print(out, "{}\n", r.bundle_note);
+  fmt::print(out, "rerun: {}\n", r.rerun);
+}
 
-  // 3. Repeat: the twin must return identical bits every time (races, atomics, order).
-  if (o.repeat > 0) {
-    for (unsigned k = 1; k <= o.repeat && res.repeat_identical; ++k) {
-      const ScoreTable again = run(*twin, t, o, false);
-      const TableComparison same = compare_tables(dut, again, Tolerance::exact());
-      if (!same.pass) {
-        res.repeat_identical = false;
-        fmt::print(out, "--repeat {}: run {} differs from run 0: {}\n", o.repeat, k, same.summary());
-      }
-    }
-    if (res.repeat_identical) fmt::print(out, "--repeat {}: identical bits in all {} runs\n", o.repeat, o.repeat + 1);
-    else res.exit_code = 1;
-  }
-
-  if (!o.bundle.empty()) {
-    const unsigned from = res.first ? std::max(ref.first_frame(), res.first->frame > 0 ? res.first->frame - 1 : 0) : ref.first_frame();
-    write_bundle(t, o, from, last_frame, out);
-  }
-  fmt::print(out, "rerun: {}\n", o.rerun);
-  return res;
+ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream& out) {
+  const ReproResult r = compute_repro(t, o);
+  print_repro(r, t, out);
+  return r;
 }
 
 }  // namespace twinproof

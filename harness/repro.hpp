@@ -35,15 +35,28 @@ struct ReproOptions {
 };
 
 struct ReproResult {
+  bool regression = false;            // the reference against its golden (no twin, no stages)
+  ScoreTable reference, twin;         // the outputs compared (twin: empty for a regression cell)
+  std::string judged_by;              // the calibration row, its tolerance and what it says
   bool mismatch = false;              // any bit differs between reference and twin
   std::optional<Mismatch> first;      // the first differing output
   std::optional<unsigned> divergence_frame;
   std::vector<StageDiff> stages;      // of the divergence frame, pipeline order
   std::string verdict;                // "first divergence: row sums, plane Y, row 17"
   bool repeat_identical = true;
+  unsigned repeats_run = 0;           // repeats done (they stop at the first that differs)
+  std::string repeat_difference;
+  std::string bundle_note;            // what the bundle written holds; empty: none
+  std::string rerun;
   int exit_code = 0;                  // 0 the cell passes its row (and repeats match), 1 not, 2 error
 };
 
+// Compares the outputs, bisects a mismatch to its stage, forms the verdict, checks repeats and
+// writes the bundle; prints nothing.
+ReproResult compute_repro(const ReproTarget& target, const ReproOptions& options);
+// What a user reads: the per-frame table, the row's judgement, the stages, the verdict.
+void print_repro(const ReproResult& result, const ReproTarget& target, std::ostream& out);
+// Both.
 ReproResult run_repro(const ReproTarget& target, const ReproOptions& options, std::ostream& out);
 
 // Replays a bundle written by run_repro (cell.json, frames.y4m, commands.txt, environment.json).

@@ -52,23 +52,27 @@ FrameRange parse_frame_range(const std::string& s) {
 ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run) {
   ex.init(src.format(), options);
   ScoreTable table;
-  table.set_frames(run.range.first, 0);
+  const std::optional<unsigned> scored_last =
+      run.range.last ? std::optional<unsigned>(*run.range.last + run.lookahead) : std::nullopt;
   Frame frame;
   unsigned index = 0;
-  bool any = false;
+  std::optional<unsigned> first, last;
   while (src.next(frame)) {
-    const unsigned t = index++;
-    if (t < run.range.first || (run.range.last && t > *run.range.last)) continue;
+    const unsigned t = run.first_label + index++;
+    if (t < run.range.first || (scored_last && t > *scored_last)) continue;
+    if (!first) table.set_frames(t, 0);
+    first = first.value_or(t);
+    last = t;
     ex.extract(frame.view(), t, table);
-    any = true;
     if (run.after_frame) run.after_frame(t, ex);
   }
-  if (!any)
+  if (!first)
     throw UsageError("--frames", fmt::format("{}:", run.range.first),
                       fmt::format("the input has {} frames; none is in the requested range", index));
   ex.flush(table);
-  const unsigned last = run.range.last && *run.range.last < index ? *run.range.last : index - 1;
-  table.set_frames(run.range.first, last - run.range.first + 1);
+  // The look-ahead frames served the last frame's metrics; they are not part of the result.
+  if (run.range.last && *run.range.last < *last) last = *run.range.last;
+  table.set_frames(*first, *last - *first + 1);
   for (const std::string& m : ex.metrics()) {
     auto col = table.columns().count(m) ? table.columns().at(m) : std::vector<std::optional<double>>{};
     col.resize(table.frames());

@@ -38,13 +38,18 @@ struct FrameRange {
 FrameRange parse_frame_range(const std::string& s);
 
 struct RunOptions {
-  FrameRange range;
-  // Called after each frame is extracted (repro uses it to inspect stages).
+  FrameRange range;          // in labels
+  unsigned first_label = 0;  // the label of the source's first frame (a repro bundle keeps the clip's own)
+  // Frames after range.last that are scored too, then dropped, so that metrics of the last frame
+  // that look ahead (motion2) have the values the whole clip gives them: the feature's lookahead.
+  unsigned lookahead = 0;
+  // Called after each frame is extracted, look-ahead frames included (repro inspects stages).
   std::function<void(unsigned frame, const Extractor&)> after_frame;
 };
 
 // Streams `src` through a freshly initialised extractor; reads the whole source (so that a
-// verified source checks its hash) even when `range` ends earlier.
+// verified source checks its hash) even when `range` ends earlier. Frames are labelled from
+// run.first_label; the table holds range.first .. range.last (or the last frame).
 ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run = {});
 
 // One value that differs between two tables.

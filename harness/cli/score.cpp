@@ -98,6 +98,7 @@ int run_score(const ScoreArgs& a) {
   const NumberStyle style = parse_number_style(a.precision, "--precision");
   RunOptions run;
   if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
+  run.lookahead = feature.lookahead;  // the last frame's motion2 as the whole clip gives it
   auto src = open_cli_input(a.input);
   ExtractorContext ctx;
   ctx.device = a.device;
