@@ -69,40 +69,27 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bo
   return run_extractor(*ex, *src, t.cell.options, run);
 }
 
-// Replays both backends with stage capture up to `limit`, comparing every stage after every frame
-// until one differs: the frame where the twin departs, and every stage of it.
+// Streams the target's frames first .. limit through both backends with stage capture (the
+// twin check the tests run): the first frame where an exposed stage differs, and its stages.
 struct Bisection {
   std::optional<unsigned> frame;
   std::vector<StageDiff> stages;
 };
 Bisection bisect_stages(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const ReproTarget& t,
                         const ReproOptions& o, unsigned first, unsigned limit) {
-  ReproOptions capture = o;
-  capture.frames = FrameRange{first, limit};
-  std::vector<std::vector<std::optional<Probe>>> ref_by_frame;
-  ref_by_frame.reserve(limit - first + 1);
-  run(reference, t, capture, true, [&](unsigned, const Extractor& ex) {
-    std::vector<std::optional<Probe>> s;
-    for (const StageInfo& st : feature.stages) s.push_back(ex.inspect(st.id));
-    ref_by_frame.push_back(std::move(s));
-  });
-  Bisection b;
-  unsigned index = 0;
-  run(twin, t, capture, true, [&](unsigned label, const Extractor& ex) {
-    if (b.frame) return;
-    std::vector<StageDiff> d;
-    bool any = false;
-    for (std::size_t k = 0; k < feature.stages.size(); ++k) {
-      d.push_back(compare_stage(feature.stages[k], ref_by_frame[index][k], ex.inspect(feature.stages[k].id)));
-      any = any || (!d.back().equal && d.back().ref_has && d.back().twin_has);
+  auto src = t.open();
+  unsigned label = t.first_label;
+  const auto next = [&](Frame& f) {
+    while (src->next(f)) {
+      const unsigned l = label++;
+      if (l > limit) return false;
+      if (l >= first) return true;
     }
-    ++index;
-    if (any) {
-      b.frame = label;
-      b.stages = std::move(d);
-    }
-  });
-  return b;
+    return false;
+  };
+  const TwinCheckReport r = check_twin(feature, reference, twin, src->format(), next, t.cell.options, o.device, first);
+  if (r.stages.empty()) return {};  // no exposed stage differs (or both refused)
+  return {r.frame, r.stages};
 }
 
 // The verdict of a bisection: the first stage that differs, and what was equal before it. A sum

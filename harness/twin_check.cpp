@@ -78,13 +78,25 @@ std::vector<Frame> random_frames(const Format& fmt, unsigned count, std::uint64_
 
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
                            const std::vector<Frame>& frames, const OptionList& options, int device) {
+  std::size_t next = 0;
+  return check_twin(
+      feature, reference, twin, frames.front().format(),
+      [&](Frame& f) {
+        if (next == frames.size()) return false;
+        f = frames[next++];
+        return true;
+      },
+      options, device, 0);
+}
+
+TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
+                           const std::function<bool(Frame&)>& next_frame, const OptionList& options, int device, unsigned first_label) {
   TwinCheckReport r;
   ExtractorContext ctx;
   ctx.device = device;
   ctx.capture_stages = true;
   auto ref = make_extractor(reference, ctx);
   auto dut = make_extractor(twin, ctx);
-  const Format fmt = frames.front().format();
   std::optional<std::string> ref_refusal, twin_refusal;
   try {
     ref->init(fmt, options);
@@ -101,18 +113,20 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
     r.equal = r.refused;
     if (!r.equal) {
       r.outputs.pass = false;
-      r.frame = 0;
+      r.frame = first_label;
       r.outputs.first = Mismatch{ref_refusal ? "(only the reference refuses: " + *ref_refusal + ")"
                                              : "(only the twin refuses: " + *twin_refusal + ")", 0, {}, {}, {}};
     }
     return r;
   }
   ScoreTable rt, dt;
-  rt.set_frames(0, static_cast<unsigned>(frames.size()));
-  dt.set_frames(0, static_cast<unsigned>(frames.size()));
-  for (unsigned t = 0; t < frames.size(); ++t) {
-    ref->extract(frames[t].view(), t, rt);
-    dut->extract(frames[t].view(), t, dt);
+  rt.set_frames(first_label, 0);
+  dt.set_frames(first_label, 0);
+  Frame frame;
+  unsigned t = first_label;
+  for (; next_frame(frame); ++t) {
+    ref->extract(frame.view(), t, rt);
+    dut->extract(frame.view(), t, dt);
     std::vector<StageDiff> diffs;
     bool differs = false;
     for (const StageInfo& s : feature.stages) {
@@ -125,6 +139,8 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
       r.stages = std::move(diffs);
     }
   }
+  rt.set_frames(first_label, t - first_label);
+  dt.set_frames(first_label, t - first_label);
   ref->flush(rt);
   dut->flush(dt);
   r.outputs = compare_tables(rt, dt, Tolerance::exact());
