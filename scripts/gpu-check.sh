@@ -59,12 +59,12 @@ for tool in memcheck racecheck; do
   for backend in cuda cuda-rowthread cuda-block; do
     log="$logs/sanitizer-$tool-$backend.txt"
     compute-sanitizer --tool "$tool" --error-exitcode 99 "$tp" score vector:odd175_420 --backend "$backend" \
-      -o motion_add_uv=true -o motion_add_scale1=true >"$log" 2>&1
+      --option motion_add_uv=true --option motion_add_scale1=true >"$log" 2>&1
     rc=$?
     row "sanitizer $tool $backend" "rc=$rc" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
   done
   # Integer motion's cuda: the window at 8 bit, and 16 bit (the split products).
-  for input in "vector:odd175_420 -o motion_five_frame_window=true" "vector:ramp256_16b -o debug=true"; do
+  for input in "vector:odd175_420 --option motion_five_frame_window=true" "vector:ramp256_16b --option debug=true"; do
     log="$logs/sanitizer-$tool-motion-cuda-${input%% *}.txt"
     log=${log//:/_}
     # shellcheck disable=SC2086

@@ -134,6 +134,8 @@ BOOST_AUTO_TEST_CASE(score_speaks_the_vmaf_tools_language) {
   expect_refusal(run_cli({"score", "vector:tiny3", "--feature", "motion=mfw=2", "--option", "motion_fps_weight=3"}),
                  {"motion_fps_weight", "more than once"});
   expect_refusal(run_cli({"score", "vector:tiny3", "--precision", "6"}), {"--precision", "'6'"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "-o", "motion_add_uv=true"}), {"names an option of float_motion", "--option motion_add_uv=true"});
+  BOOST_TEST(!std::filesystem::exists("motion_add_uv=true"));
 }
 
 // The vmaf tool of a libvmaf build (TWINPROOF_VMAF=PATH), when there is one.

@@ -58,7 +58,15 @@ struct DocumentPlan {
   VmafFormat format = VmafFormat::xml;
 };
 
-std::optional<DocumentPlan> plan_document(const ScoreArgs& a) {
+std::optional<DocumentPlan> plan_document(const ScoreArgs& a, const FeatureDescriptor& feature) {
+  // -o named an option before it named the output: an option given that way is refused, not
+  // taken for a file name.
+  for (const std::string& file : {a.output, a.json})
+    if (const auto eq = file.find('='); eq != std::string::npos && find_option(feature.options, file.substr(0, eq)) != nullptr)
+      throw UsageError("--output", file,
+                       fmt::format("'{}' names an option of {}, not an output file: give it as --option {} "
+                                   "(-o is --output, as in the vmaf tool)",
+                                   file, feature.name, file));
   if (a.json_given + a.xml + a.csv > 1)
     throw UsageError("--json", "", "choose one output format: --json, --xml or --csv");
   const VmafFormat chosen = a.csv ? VmafFormat::csv : a.json_given ? VmafFormat::json : VmafFormat::xml;
@@ -94,7 +102,7 @@ int run_score(const ScoreArgs& a) {
   const Backend& b = backend_or_throw(feature_name, a.backend);
   OptionList options = feature_options;
   for (auto& o : parse_option_flags(a.options)) options.push_back(std::move(o));
-  const std::optional<DocumentPlan> plan = plan_document(a);
+  const std::optional<DocumentPlan> plan = plan_document(a, feature);
   const NumberStyle style = parse_number_style(a.precision, "--precision");
   RunOptions run;
   if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
