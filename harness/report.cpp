@@ -14,6 +14,7 @@
 
 #include "extractors/registry.hpp"
 #include "harness/errors.hpp"
+#include "harness/markup.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;
@@ -28,19 +29,6 @@ std::vector<CellResult> sorted(std::vector<CellResult> r) {
 
 void write_text(const fs::path& p, const std::string& s) { write_file(p, s, "the report"); }
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string md_escape(const std::string& s) {
   std::string out;
@@ -49,6 +37,14 @@ std::string md_escape(const std::string& s) {
 }
 
 std::string diff_text(double d) { return std::isnan(d) ? "NaN" : fmt::format("{:.3g}", d); }
+
+// The cells a reader must look at (failing, erroring, timed out), in the order of `results`.
+std::vector<const CellResult*> needing_attention(const std::vector<CellResult>& results) {
+  std::vector<const CellResult*> bad;
+  for (const CellResult& r : results)
+    if (r.needs_attention()) bad.push_back(&r);
+  return bad;
+}
 
 // Who a row of the reports is about: a twin, or the reference judged against its goldens.
 std::string subject(const CellResult& r) {
@@ -158,15 +154,13 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
 .banner.FAIL,.banner.ERROR{background:#f08080}.banner.INCOMPLETE{background:#c59ee0}
 </style></head><body><h1>twinproof gate</h1>)";
   const json counts = status_counts(results);
-  h += fmt::format("<div class=\"banner {}\">{}</div>", run_verdict(results), html_escape(verdict_line(results)));
+  h += fmt::format("<div class=\"banner {}\">{}</div>", run_verdict(results), escape_markup(verdict_line(results)));
   h += "<p>";
-  for (const auto& [k, v] : counts.items()) h += fmt::format("<b>{}</b> {} &nbsp; ", html_escape(k), v.get<int>());
+  for (const auto& [k, v] : counts.items()) h += fmt::format("<b>{}</b> {} &nbsp; ", escape_markup(k), v.get<int>());
   h += "</p>";
-  for (const std::string& n : notes) h += "<p><b>note:</b> " + html_escape(n) + "</p>";
+  for (const std::string& n : notes) h += "<p><b>note:</b> " + escape_markup(n) + "</p>";
   // What needs attention comes first, with what to run next.
-  std::vector<const CellResult*> bad;
-  for (const CellResult& r : results)
-    if (r.needs_attention()) bad.push_back(&r);
+  const std::vector<const CellResult*> bad = needing_attention(results);
   if (!bad.empty()) {
     h += fmt::format("<h2>Failing or erroring cells ({})</h2><table class=fails><col style=\"width:30%\"><col style=\"width:7%\">"
                      "<col style=\"width:40%\"><col style=\"width:23%\"><tr><th class=l>cell</th><th>status</th>"
@@ -175,16 +169,16 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
     for (const CellResult* r : bad)
       h += fmt::format("<tr id=\"detail:{0}\"><td><a href=\"#{0}\"><code>{0}</code></a>{1}</td><td class={2}>{3}</td><td>{4}</td>"
                        "<td><code>{5}</code></td></tr>",
-                       html_escape(r->cell.id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
-                       html_escape(first_difference(*r)), html_escape(repro_command(*r)));
+                       escape_markup(r->cell.id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
+                       escape_markup(first_difference(*r)), escape_markup(repro_command(*r)));
     h += "</table>";
   }
   h += fmt::format("<p>commit <code>{}</code>, {}, CUDA runtime {}, driver {}</p>",
-                   html_escape(env.value("git_commit", "?")), html_escape(env.value("cpu", "?")),
-                   html_escape(env.value("cuda_runtime", "?")), html_escape(env.value("cuda_driver", "?")));
+                   escape_markup(env.value("git_commit", "?")), escape_markup(env.value("cpu", "?")),
+                   escape_markup(env.value("cuda_runtime", "?")), escape_markup(env.value("cuda_driver", "?")));
   for (const auto& d : env.value("devices", json::array()))
     h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0),
-                     html_escape(d.value("name", "?")), html_escape(d.value("compute_capability", "?")));
+                     escape_markup(d.value("name", "?")), escape_markup(d.value("compute_capability", "?")));
   h += "<p>Heatmap: each twin's largest |difference| from the reference per vector and option set "
        "(green: bit-exact; light green: within tolerance; red: fail; orange: waived; purple: error, timeout or no verdict; "
        "grey: not supported). Hover a cell for its id and detail.</p>";
@@ -200,11 +194,11 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
       cols.insert(r->cell.option_set);
       grid[{row, r->cell.option_set}] = r;
     }
-    h += "<h2>" + html_escape(twin) + "</h2><div class=scroll><table class=map><tr><th class=l>vector</th>";
-    for (const std::string& c : cols) h += "<th class=opt>" + html_escape(c) + "</th>";
+    h += "<h2>" + escape_markup(twin) + "</h2><div class=scroll><table class=map><tr><th class=l>vector</th>";
+    for (const std::string& c : cols) h += "<th class=opt>" + escape_markup(c) + "</th>";
     h += "</tr>";
     for (const std::string& row : rows) {
-      h += "<tr><th class=l>" + html_escape(row) + "</th>";
+      h += "<tr><th class=l>" + escape_markup(row) + "</th>";
       for (const std::string& c : cols) {
         const auto it = grid.find({row, c});
         if (it == grid.end()) {
@@ -216,11 +210,11 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
                                   : r.status == CellStatus::pass || r.status == CellStatus::fail || r.status == CellStatus::waived
                                       ? diff_text(r.max_abs_diff)
                                       : std::string(to_string(r.status));
-        const std::string title = html_escape(r.cell.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
+        const std::string title = escape_markup(r.cell.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
         h += r.needs_attention()
-                 ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", html_escape(r.cell.id), cell_class(r),
-                               title, html_escape(r.cell.id), html_escape(label))
-                 : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", html_escape(r.cell.id), cell_class(r), title, html_escape(label));
+                 ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", escape_markup(r.cell.id), cell_class(r),
+                               title, escape_markup(r.cell.id), escape_markup(label))
+                 : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", escape_markup(r.cell.id), cell_class(r), title, escape_markup(label));
       }
       h += "</tr>";
     }
@@ -250,10 +244,8 @@ std::string first_difference(const CellResult& r) {
 }
 
 std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit) {
-  std::vector<const CellResult*> bad;
   const std::vector<CellResult> results = sorted(all);
-  for (const CellResult& r : results)
-    if (r.needs_attention()) bad.push_back(&r);
+  const std::vector<const CellResult*> bad = needing_attention(results);
   if (bad.empty()) return {};
   std::string out = fmt::format("failing or erroring cells ({}):\n", bad.size());
   for (std::size_t i = 0; i < bad.size() && i < limit; ++i)
@@ -314,9 +306,7 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
     for (const std::string& s : statuses) md += fmt::format(" {} |", c.count(s) ? c.at(s) : 0);
     md += fmt::format(" {} |\n", diff_text(worst));
   }
-  std::vector<const CellResult*> bad;
-  for (const CellResult& r : results)
-    if (r.needs_attention()) bad.push_back(&r);
+  const std::vector<const CellResult*> bad = needing_attention(results);
   if (!bad.empty()) {
     md += fmt::format("\n### Failing cells ({})\n\n| cell | status | first difference | repro |\n|---|---|---|---|\n", bad.size());
     for (std::size_t i = 0; i < bad.size() && i < 200; ++i)

@@ -27,8 +27,9 @@ std::string first_difference(const CellResult& r);
 // command: what the console shows at the end of a run. Empty when none fails.
 std::string failure_recap(const std::vector<CellResult>& results, std::size_t limit = 50);
 
-// FAIL when a judged cell fails (even if others have no verdict), else ERROR for a fault, else
-// INCOMPLETE when a selected cell has no verdict, else PASS.
+// By exit_code_for: FAIL when a judged cell fails and none faulted (even if others have no
+// verdict); otherwise INCOMPLETE when a selected cell has no verdict; otherwise ERROR for a fault
+// (an error or a timeout), else PASS.
 std::string run_verdict(const std::vector<CellResult>& results);
 // The verdict with what qualifies it: "FAIL (incomplete: 40 cell(s) without a verdict)",
 // "PASS, 12 cell(s) not supported here". The headline of every report.

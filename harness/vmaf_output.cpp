@@ -6,6 +6,7 @@
 #include <fmt/printf.h>
 
 #include "harness/errors.hpp"
+#include "harness/markup.hpp"
 
 namespace twinproof {
 using nlohmann::json;
@@ -63,18 +64,6 @@ Pooled pool(const ScoreTable& t, const std::string& metric) {
 // A JSON number: null where JSON has none (NaN, infinities), as libvmaf writes them.
 std::string json_number(double v, NumberStyle style) { return std::isfinite(v) ? format_number(v, style) : "null"; }
 std::string quoted(const std::string& s) { return json(s).dump(); }
-std::string xml_attribute(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string render_json(const VmafDocument& d, NumberStyle style) {
   const ScoreTable& t = *d.table;
@@ -110,20 +99,20 @@ std::string render_json(const VmafDocument& d, NumberStyle style) {
 
 std::string render_xml(const VmafDocument& d, NumberStyle style) {
   const ScoreTable& t = *d.table;
-  std::string out = fmt::format("<VMAF version=\"{}\">\n", xml_attribute(d.version));
+  std::string out = fmt::format("<VMAF version=\"{}\">\n", escape_markup(d.version));
   out += fmt::format("  <params qualityWidth=\"{}\" qualityHeight=\"{}\" />\n", d.width, d.height);
   out += fmt::format("  <fyi fps=\"{:.2f}\" />\n  <frames>\n", d.fps);
   for (unsigned i = 0; i < t.frames(); ++i) {
     const unsigned f = t.first_frame() + i;
     std::string attributes;
     for (const auto& [metric, key] : d.columns)
-      if (const auto v = t.get(metric, f)) attributes += fmt::format("{}=\"{}\" ", xml_attribute(key), format_number(*v, style));
+      if (const auto v = t.get(metric, f)) attributes += fmt::format("{}=\"{}\" ", escape_markup(key), format_number(*v, style));
     if (!attributes.empty()) out += fmt::format("    <frame frameNum=\"{}\" {}/>\n", f, attributes);
   }
   out += "  </frames>\n  <pooled_metrics>\n";
   for (const auto& [metric, key] : d.columns) {
     const Pooled p = pool(t, metric);
-    out += fmt::format("    <metric name=\"{}\" ", xml_attribute(key));
+    out += fmt::format("    <metric name=\"{}\" ", escape_markup(key));
     if (p.complete)
       out += fmt::format("min=\"{}\" max=\"{}\" mean=\"{}\" harmonic_mean=\"{}\" ", format_number(p.min, style),
                          format_number(p.max, style), format_number(p.mean, style), format_number(p.harmonic_mean, style));

@@ -151,24 +151,21 @@ int run_gate_command(const GateArgs& a) {
   install_interrupt_handlers();
   const GateOutcome out = run_gate(cells, table, o);
   const nlohmann::json env = environment_fingerprint();
+  const nlohmann::json counts = status_counts(out.results);
+  const int unjudged = counts["no-verdict"].get<int>();
   if (out.interrupted_by)
-    notes.push_back(fmt::format("INCOMPLETE: interrupted by signal {}; {} selected cell(s) have no verdict", out.interrupted_by,
-                                std::count_if(out.results.begin(), out.results.end(),
-                                              [](const CellResult& r) { return r.status == CellStatus::no_verdict; })));
+    notes.push_back(fmt::format("INCOMPLETE: interrupted by signal {}; {} selected cell(s) have no verdict", out.interrupted_by, unjudged));
   if (out.stopped_early)
     notes.push_back(fmt::format("stopped early: --max-failures {} was reached; {} selected cell(s) were not run and have no verdict",
-                                a.max_failures,
-                                std::count_if(out.results.begin(), out.results.end(),
-                                              [](const CellResult& r) { return r.status == CellStatus::no_verdict; })));
+                                a.max_failures, unjudged));
   if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes);
-  const nlohmann::json counts = status_counts(out.results);
   std::size_t ran = 0;
   for (const CellResult& r : out.results) ran += r.status != CellStatus::not_supported;
   fmt::print("gate: {} cells of matrix {}: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout{}\n", cells.size(), m.name,
              counts["pass"].get<int>(), counts["fail"].get<int>(), counts["not-supported"].get<int>(),
              counts["waived"].get<int>(), counts["error"].get<int>(), counts["timeout"].get<int>(),
-             out.interrupted_by  ? fmt::format(", {} without a verdict (INCOMPLETE)", counts["no-verdict"].get<int>())
-             : out.stopped_early ? fmt::format(", {} not run (--max-failures {})", counts["no-verdict"].get<int>(), a.max_failures)
+             out.interrupted_by  ? fmt::format(", {} without a verdict (INCOMPLETE)", unjudged)
+             : out.stopped_early ? fmt::format(", {} not run (--max-failures {})", unjudged, a.max_failures)
                                  : "");
   if (ran == 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
   fmt::print("{}", failure_recap(out.results));
@@ -176,7 +173,6 @@ int run_gate_command(const GateArgs& a) {
   std::size_t failing = 0;
   for (const CellResult& r : out.results) failing += r.needs_attention();
   const int skipped = counts["not-supported"].get<int>();
-  const int unjudged = counts["no-verdict"].get<int>();
   fmt::print("{} passed, {} failed{}{}\n", counts["pass"].get<int>(), failing, skipped ? fmt::format(", {} skipped", skipped) : "",
              unjudged ? fmt::format(", {} without a verdict", unjudged) : "");
   if (out.interrupted_by) return out.exit_code;
