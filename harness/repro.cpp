@@ -54,18 +54,15 @@ std::string value_text(double v, bool fp32) {
 
 // Runs one backend over the target's frames (a sub-clip ending at B is scored up to B + the
 // feature's look-ahead, so that B's metrics have the values the whole clip gives them).
-ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o, bool capture,
-               const std::function<void(unsigned, const Extractor&)>& after = {}) {
+ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o) {
   ExtractorContext ctx;
   ctx.device = o.device;
-  ctx.capture_stages = capture;
   auto ex = make_extractor(b, ctx);
   auto src = t.open();
   RunOptions run;
   if (o.frames) run.range = *o.frames;
   run.first_label = t.first_label;
   run.lookahead = feature_or_throw(t.cell.feature, "feature").lookahead;
-  run.after_frame = after;
   return run_extractor(*ex, *src, t.cell.options, run);
 }
 
@@ -79,13 +76,14 @@ Bisection bisect_stages(const FeatureDescriptor& feature, const Backend& referen
                         const ReproOptions& o, unsigned first, unsigned limit) {
   auto src = t.open();
   unsigned label = t.first_label;
-  const auto next = [&](Frame& f) {
+  Frame f;
+  const auto next = [&]() -> const Frame* {
     while (src->next(f)) {
       const unsigned l = label++;
-      if (l > limit) return false;
-      if (l >= first) return true;
+      if (l > limit) return nullptr;
+      if (l >= first) return &f;
     }
-    return false;
+    return nullptr;
   };
   const TwinCheckReport r = check_twin(feature, reference, twin, src->format(), next, t.cell.options, o.device, first);
   if (r.stages.empty()) return {};  // no exposed stage differs (or both refused)
@@ -291,7 +289,7 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
     const GoldenFile g = load_golden_file(data_root() / "goldens" / c.feature / (c.vector + ".json"));
     const auto gc = std::find_if(g.cases.begin(), g.cases.end(), [&](const GoldenCase& x) { return x.id == c.golden; });
     if (gc == g.cases.end()) throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
-    res.reference = run(*ref_backend, t, o, false);
+    res.reference = run(*ref_backend, t, o);
     const TableComparison cmp = compare_tables(gc->expected, res.reference, Tolerance::exact());
     res.mismatch = !cmp.pass;
     res.first = cmp.first;
@@ -308,8 +306,8 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
 
   // 1. Both backends over the cell; the calibration row (the gate's own per-metric, per-device
   // rows) decides the exit code, the bisection looks for the first differing bit.
-  res.reference = run(*ref_backend, t, o, false);
-  res.twin = run(*twin, t, o, false);
+  res.reference = run(*ref_backend, t, o);
+  res.twin = run(*twin, t, o);
   const TableComparison exact = compare_tables(res.reference, res.twin, Tolerance::exact());
   res.mismatch = !exact.pass;
   res.first = exact.first;
@@ -336,7 +334,7 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
 
   // 3. Repeat: the twin must return identical bits every time (races, atomics, order).
   for (unsigned k = 1; k <= o.repeat && res.repeat_identical; ++k) {
-    const TableComparison same = compare_tables(res.twin, run(*twin, t, o, false), Tolerance::exact());
+    const TableComparison same = compare_tables(res.twin, run(*twin, t, o), Tolerance::exact());
     res.repeats_run = k;
     if (!same.pass) {
       res.repeat_identical = false;

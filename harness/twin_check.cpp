@@ -81,16 +81,11 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
   std::size_t next = 0;
   return check_twin(
       feature, reference, twin, frames.front().format(),
-      [&](Frame& f) {
-        if (next == frames.size()) return false;
-        f = frames[next++];
-        return true;
-      },
-      options, device, 0);
+      [&]() -> const Frame* { return next == frames.size() ? nullptr : &frames[next++]; }, options, device, 0);
 }
 
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
-                           const std::function<bool(Frame&)>& next_frame, const OptionList& options, int device, unsigned first_label) {
+                           const std::function<const Frame*()>& next_frame, const OptionList& options, int device, unsigned first_label) {
   TwinCheckReport r;
   ExtractorContext ctx;
   ctx.device = device;
@@ -122,11 +117,10 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
   ScoreTable rt, dt;
   rt.set_frames(first_label, 0);
   dt.set_frames(first_label, 0);
-  Frame frame;
   unsigned t = first_label;
-  for (; next_frame(frame); ++t) {
-    ref->extract(frame.view(), t, rt);
-    dut->extract(frame.view(), t, dt);
+  for (const Frame* frame; (frame = next_frame()) != nullptr; ++t) {
+    ref->extract(frame->view(), t, rt);
+    dut->extract(frame->view(), t, dt);
     std::vector<StageDiff> diffs;
     bool differs = false;
     for (const StageInfo& s : feature.stages) {

@@ -46,9 +46,11 @@ std::vector<Frame> random_frames(const Format& fmt, unsigned count, std::uint64_
 // Runs both backends over `frames` with `options`, capturing stages.
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
                            const std::vector<Frame>& frames, const OptionList& options, int device = 0);
-// The same over frames of `fmt` streamed from `next_frame` (false: no more), labelled from
-// `first_label`: repro bisects a clip this way without holding it in memory.
+// The same over frames of `fmt` streamed from `next_frame` (the next frame, valid until the next
+// call; nullptr: no more), labelled from `first_label`: repro bisects a clip this way without
+// holding it in memory, the tests over frames they hold, neither copying a frame.
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
-                           const std::function<bool(Frame&)>& next_frame, const OptionList& options, int device, unsigned first_label);
+                           const std::function<const Frame*()>& next_frame, const OptionList& options, int device,
+                           unsigned first_label);
 
 }  // namespace twinproof
