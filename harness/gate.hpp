@@ -9,6 +9,7 @@
 
 #include "extractors/registry.hpp"
 #include "harness/calibration.hpp"
+#include "harness/judge.hpp"
 #include "harness/matrix.hpp"
 #include "harness/results.hpp"
 #include "harness/scores.hpp"
@@ -47,23 +48,7 @@ void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matri
 // `with_mutants`) or the kind "cuda". Throws ConfigError listing the known names.
 void check_required_backends(const std::vector<std::string>& names, bool with_mutants);
 
-// What a backend returned for one cell's input and options.
-struct Outcome {
-  enum class Kind { scores, refused, error, timeout } kind = Kind::error;
-  ScoreTable table;
-  std::string message;
-  double seconds = 0;
-  std::string device = "host";
-  std::string compute_capability;
-};
-
 // Runs one backend over a cell's vector and options (used by the gate and by repro).
 Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s);
-
-// Judges a parity cell: reference outcome against twin outcome under the table and waivers.
-CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twin, const Calibration& table,
-                        const std::string& today);
-// Judges a regression cell: the reference outcome against the cell's golden.
-CellResult judge_regression(const Cell& cell, const Outcome& ref);
 
 }  // namespace twinproof

@@ -1,6 +1,8 @@
 // The gate: matrices, shards, the calibration table, comparison rules, statuses, waivers,
 // mutants, merge and reports.
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -14,9 +16,12 @@
 #include "harness/errors.hpp"
 #include "harness/faults.hpp"
 #include "harness/gate.hpp"
+#include "harness/gate_plan.hpp"
+#include "harness/gate_record.hpp"
 #include "harness/matrix.hpp"
 #include "harness/paths.hpp"
 #include "harness/report.hpp"
+#include "harness/watchdog.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -544,6 +549,129 @@ BOOST_AUTO_TEST_CASE(the_recap_shows_the_first_difference_and_the_repro_command)
   BOOST_TEST(contains(recap, "1 ULP"));
   BOOST_TEST(contains(recap, "twinproof repro float_motion/mutant-ulp/still64/8b/420/default --with-mutants"));
   BOOST_TEST(failure_recap({}).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The gate's parts, each without the others: the plan, the judge, the recorder, the watchdog.
+BOOST_AUTO_TEST_SUITE(gate_parts)
+
+namespace {
+std::vector<Cell> one_unit() {
+  return filter_cells(load_matrix(matrix_file("gate.json")).cells, {"float_motion/*/tiny3/8b/444/default"});
+}
+const Cell& cell_of(const std::vector<Cell>& cells, const std::string& twin) {
+  return *std::find_if(cells.begin(), cells.end(), [&](const Cell& c) { return c.twin == twin; });
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_plan_runs_references_first_and_knows_what_is_required) {
+  const std::vector<Cell> cells = one_unit();
+  BOOST_REQUIRE(cells.size() >= 5u);  // the reference's regression cell and one cell per twin
+  const GatePlan plan = plan_gate(cells, {"cuda"}, false);
+  BOOST_TEST(plan.reference_runs == 1u);
+  BOOST_REQUIRE(!plan.cpu.empty());
+  BOOST_TEST(plan.cpu.front().reference);
+  BOOST_TEST(plan.cpu.front().backend->name == "cpu");
+  // Every cell is either planned to run or judged not supported, never both, never neither.
+  BOOST_TEST(plan.cpu.size() - plan.reference_runs + plan.gpu.size() + plan.not_supported.size() + 1 == cells.size());
+  for (const CellResult& r : plan.not_supported) {
+    BOOST_TEST(find_backend(r.cell.feature, r.cell.twin)->gpu());  // only a device is missing here
+    BOOST_TEST(r.required);                                       // --require cuda: the kind
+  }
+  for (const GateTask& t : plan.gpu) BOOST_TEST(t.backend->gpu());
+  const Cell& simd = cell_of(cells, "cpu-simd");
+  BOOST_TEST(is_required({"cpu-simd"}, simd, find_backend("float_motion", "cpu-simd")));
+  BOOST_TEST(!is_required({"cuda"}, simd, find_backend("float_motion", "cpu-simd")));
+  BOOST_TEST(is_required({"cuda"}, cell_of(cells, "cuda-block"), find_backend("float_motion", "cuda-block")));
+  BOOST_CHECK_THROW(plan_gate({[&] { Cell c = simd; c.reference = "nope"; return c; }()}, {}, false), UsageError);
+}
+
+BOOST_AUTO_TEST_CASE(the_judge_waits_for_the_reference_and_needs_no_threads) {
+  const std::vector<Cell> cells = one_unit();
+  const Cell& golden = cell_of(cells, "cpu");
+  const Cell& simd = cell_of(cells, "cpu-simd");
+  BOOST_REQUIRE(golden.kind == CellKind::regression);
+  const Calibration table = Calibration::load(table_file());
+  const Outcome ref = run_backend(*find_backend("float_motion", "cpu"), golden, {}, 0);
+  BOOST_REQUIRE(ref.kind == Outcome::Kind::scores);
+
+  UnitJudge judge(table, "2026-01-01");
+  judge.expect(golden);
+  judge.expect(simd);
+  BOOST_TEST(judge.pending() == 2u);
+  BOOST_TEST(judge.twin_done(simd, ref).empty());  // waits for its reference
+  const std::vector<CellResult> ready = judge.reference_done(golden.unit(), ref);
+  BOOST_REQUIRE(ready.size() == 2u);
+  for (const CellResult& r : ready) BOOST_TEST(r.status == CellStatus::pass, r.cell.id << ": " << r.detail);
+  BOOST_TEST(judge.pending() == 0u);
+
+  // A twin one ULP off in one value fails its exact row; one that refuses fails too.
+  UnitJudge later(table, "2026-01-01");
+  later.expect(simd);
+  BOOST_TEST(later.reference_done(simd.unit(), ref).empty());
+  Outcome off = ref;
+  auto column = off.table.columns().at("motion2");
+  column.at(1) = std::nextafter(*column.at(1), 1e9);
+  off.table.set_column("motion2", column);
+  const std::vector<CellResult> failed = later.twin_done(simd, off);
+  BOOST_REQUIRE(failed.size() == 1u);
+  BOOST_TEST(failed[0].status == CellStatus::fail);
+  BOOST_TEST(failed[0].max_ulp == 1u);
+  Outcome refused;
+  refused.kind = Outcome::Kind::refused;
+  refused.message = "no";
+  const CellResult r = judge_parity(simd, ref, refused, table, "2026-01-01");
+  BOOST_TEST(r.status == CellStatus::fail);
+  BOOST_TEST(r.detail == "the twin refuses what the reference scores: no");
+}
+
+BOOST_AUTO_TEST_CASE(the_recorder_writes_each_verdict_and_stops_at_max_failures) {
+  const std::vector<Cell> cells = one_unit();
+  TempDir dir;
+  GateRecorder recorder(cells, {dir / "r", false, 1});
+  CellResult unsupported;
+  unsupported.cell = cells.back();
+  unsupported.status = CellStatus::not_supported;
+  recorder.record_planned({unsupported});
+  CellResult pass;
+  pass.cell = cells.front();
+  pass.status = CellStatus::pass;
+  recorder.record(pass);
+  BOOST_TEST(!recorder.stop_requested());
+  BOOST_TEST(read_results(dir / "r" / "results.jsonl").size() == 2u);  // on disk already
+  CellResult fail = pass;
+  fail.cell = cells[1];
+  fail.status = CellStatus::fail;
+  recorder.record(fail);
+  BOOST_TEST(recorder.stop_requested());
+  BOOST_TEST(recorder.stopped_early());
+  BOOST_TEST(recorder.failures() == 1u);
+  const auto rest = recorder.without_verdict(CellStatus::no_verdict, "stopped");
+  BOOST_TEST(rest.size() == cells.size() - 3);
+  for (const CellResult& r : rest) BOOST_TEST(r.status == CellStatus::no_verdict);
+  BOOST_TEST(test::read_file(dir / "r" / "cells.txt").find(cells.back().id) != std::string::npos);
+  BOOST_CHECK_THROW(GateRecorder(cells, {dir / "r" / "cells.txt" / "x", false, 0}), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(the_watchdog_names_a_hung_task_once_and_ignores_finished_ones) {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::string> hung;
+  {
+    HangWatchdog watchdog(0.02, [&](const std::string& stuck) {
+      std::lock_guard lock(mu);
+      hung.push_back(stuck);
+      cv.notify_all();
+    }, 0.02);
+    watchdog.end(watchdog.begin("quick"));
+    watchdog.begin("stuck");
+    std::unique_lock lock(mu);
+    BOOST_TEST(cv.wait_for(lock, std::chrono::seconds(10), [&] { return !hung.empty(); }));
+  }
+  BOOST_TEST(hung == std::vector<std::string>{"stuck"});
+  HangWatchdog off(0, [](const std::string&) { BOOST_FAIL("a watchdog without a limit fired"); });
+  off.begin("anything");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,51 @@
+#include "harness/watchdog.hpp"
+
+#include <algorithm>
+
+namespace twinproof {
+namespace {
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+// The grace doubles short limits (at least 10 s): a cell that overran its limit a little is
+// reported by its own worker as a timeout; only one that does not come back at all is a hang.
+HangWatchdog::HangWatchdog(double limit_s, std::function<void(const std::string&)> on_hang, double grace_s)
+    : limit_s_(limit_s), grace_s_(grace_s >= 0 ? grace_s : std::max(10.0, limit_s)), on_hang_(std::move(on_hang)) {
+  if (limit_s_ > 0) thread_ = std::thread([this] { watch(); });
+}
+
+HangWatchdog::~HangWatchdog() {
+  finished_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+std::size_t HangWatchdog::begin(const std::string& name) {
+  std::lock_guard lock(mu_);
+  running_.push_back({name, std::chrono::steady_clock::now(), true});
+  return running_.size() - 1;
+}
+
+void HangWatchdog::end(std::size_t slot) {
+  std::lock_guard lock(mu_);
+  running_[slot].active = false;
+}
+
+void HangWatchdog::watch() {
+  while (!finished_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(grace_s_ < 1 ? 10 : 200));
+    std::string stuck;
+    {
+      std::lock_guard lock(mu_);
+      for (const Running& r : running_)
+        if (r.active && since(r.since) > limit_s_ + grace_s_) stuck = r.name;
+    }
+    if (!stuck.empty()) {
+      on_hang_(stuck);
+      return;
+    }
+  }
+}
+
+}  // namespace twinproof
