@@ -163,6 +163,12 @@ class Extractor {
   virtual std::optional<Probe> inspect(std::string_view /*stage*/) const { return std::nullopt; }
   // Device time spent computing (CUDA events around the kernels), for device backends.
   virtual std::optional<double> device_ms() const { return std::nullopt; }
+  // What ran, for the record, when it is not twinproof's own code: the command line, the
+  // program's version and the SHA-256 of its executable (exec twins, plugins).
+  virtual std::vector<std::pair<std::string, std::string>> provenance() const { return {}; }
+  // The metrics this twin's scores are judged on when it reports fewer than the reference (a
+  // program that prints only `motion`); nullopt: every metric the reference emits.
+  virtual std::optional<std::vector<std::string>> judged_metrics() const { return std::nullopt; }
 };
 
 }  // namespace twinproof

@@ -1,6 +1,8 @@
 #include "registry.hpp"
 
+#include <algorithm>
 #include <array>
+#include <deque>
 
 #include "devices.hpp"
 
@@ -58,11 +60,39 @@ const Backend kBackends[] = {
 
 }  // namespace
 
+namespace {
+// Backends declared at run time, with the strings their views point into (a deque never moves
+// its elements).
+struct OwnedBackend {
+  RuntimeBackend spec;
+  Backend backend;
+};
+std::deque<OwnedBackend>& runtime_backends() {
+  static std::deque<OwnedBackend> list;
+  return list;
+}
+}  // namespace
+
 std::vector<const Backend*> backends(bool with_mutants) {
   std::vector<const Backend*> out;
   for (const Backend& b : kBackends)
     if (with_mutants || !b.mutant) out.push_back(&b);
+  for (const OwnedBackend& o : runtime_backends()) out.push_back(&o.backend);
   return out;
+}
+
+bool is_built_in(const Backend& b) {
+  return std::any_of(std::begin(kBackends), std::end(kBackends), [&](const Backend& k) { return &k == &b; });
+}
+
+const Backend& register_backend(RuntimeBackend spec) {
+  if (find_backend(spec.feature, spec.name, true) != nullptr)
+    throw UsageError("twin", spec.name,
+                     "twin '" + spec.name + "' of " + spec.feature + " (" + spec.origin + ") is already registered");
+  OwnedBackend& o = runtime_backends().emplace_back(OwnedBackend{std::move(spec), {}});
+  const RuntimeBackend& s = o.spec;
+  o.backend = Backend{s.feature, s.name, s.kind, false, s.summary, s.availability, s.make, s.origin};
+  return o.backend;
 }
 
 const Backend* find_backend(std::string_view feature, std::string_view name, bool with_mutants) {

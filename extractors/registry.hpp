@@ -2,6 +2,7 @@
 // The list itself is extractors/backends.inc, one line per backend.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -25,15 +26,28 @@ struct Backend {
   BackendKind kind;
   bool mutant;               // a deliberately broken twin (self-test of the gate)
   std::string_view summary;
-  Availability (*availability)();
-  std::unique_ptr<Extractor> (*make)(const ExtractorContext&);
+  std::function<Availability()> availability;
+  std::function<std::unique_ptr<Extractor>(const ExtractorContext&)> make;
+  std::string_view origin = "built in";  // or the twins file or plugin that declared it
 
   bool gpu() const { return kind == BackendKind::gpu; }
 };
 
-// Every registered backend; mutants only when asked for.
+// Every registered backend, the built-in ones first; mutants only when asked for.
 std::vector<const Backend*> backends(bool with_mutants = false);
 const Backend* find_backend(std::string_view feature, std::string_view name, bool with_mutants = false);
+
+// A backend declared at run time (an exec twin, a plugin). The registry keeps its strings; call
+// before any run starts (the registry is read without a lock). Throws UsageError when the
+// feature already has a backend of that name.
+struct RuntimeBackend {
+  std::string feature, name, summary, origin;
+  BackendKind kind = BackendKind::host;
+  std::function<Availability()> availability;
+  std::function<std::unique_ptr<Extractor>(const ExtractorContext&)> make;
+};
+const Backend& register_backend(RuntimeBackend b);
+bool is_built_in(const Backend& b);
 
 // Builds an extractor or throws ConfigError naming the backend and why it cannot run.
 std::unique_ptr<Extractor> make_extractor(const Backend& b, const ExtractorContext& ctx);

@@ -86,7 +86,7 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
     const json& r = rows[i];
     const std::string where = fmt::format("rows[{}]", i);
     if (!r.is_object()) throw InputError(file, where, json_excerpt(r), "a row is an object");
-    reject_unknown_keys(r, {"feature", "reference", "twin", "metric", "compute_capability", "mode", "places", "reason", "provenance"},
+    reject_unknown_keys(r, {"feature", "reference", "twin", "metric", "compute_capability", "mode", "places", "format", "reason", "provenance"},
                         file, where);
     CalibrationRow row;
     row.index = i;
@@ -96,7 +96,17 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
     row.metric = text(r, file, where, "metric", false);
     row.compute_capability = text(r, file, where, "compute_capability", false);
     const std::string mode = text(r, file, where, "mode", true);
-    if (mode == "exact") {
+    if (mode != "printed" && r.contains("format"))
+      throw InputError(file, where + ".format", json_excerpt(r["format"]), "only a printed row has a format");
+    if (mode == "printed") {
+      const std::string format = text(r, file, where, "format", true);
+      if (r.contains("places")) throw InputError(file, where + ".places", json_excerpt(r["places"]), "a printed row has no places");
+      try {
+        row.tolerance = Tolerance::printed_as(format);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(file, where + ".format", format, e.what());
+      }
+    } else if (mode == "exact") {
       row.tolerance = Tolerance::exact();
       if (r.contains("places")) throw InputError(file, where + ".places", json_excerpt(r["places"]), "an exact row has no places");
     } else if (mode == "places") {
@@ -110,7 +120,7 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
       if (!in_range) throw InputError(file, where + ".places", it->dump(), "places must be in [1, 15]");
       row.tolerance = Tolerance::at_places(static_cast<int>(it->get<std::int64_t>()));
     } else {
-      throw InputError(file, where + ".mode", mode, "mode is 'exact' or 'places'");
+      throw InputError(file, where + ".mode", mode, "mode is 'exact', 'places' or 'printed'");
     }
     row.reason = text(r, file, where, "reason", true);
     if (!r.contains("provenance") || !r["provenance"].is_object() || r["provenance"].empty())

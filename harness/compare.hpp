@@ -1,5 +1,7 @@
-// Comparison of scores: `exact` (the same double bit pattern) or `places` N (Python's
-// assertAlmostEqual: |a - b| < 0.5 * 10^-N). NaN never passes in any mode.
+// Comparison of scores: `exact` (the same double bit pattern), `places` N (Python's
+// assertAlmostEqual: |a - b| < 0.5 * 10^-N), or `printed` in a format (for a twin whose output
+// is text with fewer digits than a double needs: the reference's double, printed in that format,
+// must read back as exactly the twin's value). NaN never passes in any mode.
 #pragma once
 
 #include <cstdint>
@@ -9,13 +11,20 @@
 namespace twinproof {
 
 struct Tolerance {
-  enum class Mode { exact, places } mode = Mode::exact;
-  int places = 0;  // with Mode::places
+  enum class Mode { exact, places, printed } mode = Mode::exact;
+  int places = 0;      // with Mode::places
+  std::string format;  // with Mode::printed: "vmaf" (libvmaf's writers) or "%.Nf", "%.Ne", "%.Ng"
 
-  static Tolerance exact() { return {Mode::exact, 0}; }
-  static Tolerance at_places(int n) { return {Mode::places, n}; }
+  static Tolerance exact() { return {Mode::exact, 0, {}}; }
+  static Tolerance at_places(int n) { return {Mode::places, n, {}}; }
+  // Throws std::invalid_argument for a format other than those above.
+  static Tolerance printed_as(const std::string& format);
   double bound() const;       // 0.5 * 10^-places
-  std::string describe() const;  // "exact" or "places=4"
+  std::string describe() const;  // "exact", "places=4" or "printed(%.6f)"
+  // The text a value has in the printed format.
+  std::string print(double v) const;
+  // The decimal places a printed format keeps (vmaf: 6), for ordering tolerances.
+  int printed_places() const;
   // Whether `other` accepts anything this one rejects.
   bool looser_than(const Tolerance& other) const;
 };

@@ -15,6 +15,7 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::input: return "input";
     case FaultKind::device: return "device";
     case FaultKind::timeout: return "timeout";
+    case FaultKind::tool: return "tool";
     case FaultKind::no_memory: return "out of memory";
     case FaultKind::output: return "output";
     case FaultKind::internal: return "internal";
@@ -27,6 +28,7 @@ std::string Fault::text() const {
     case FaultKind::refused:
     case FaultKind::unavailable:
     case FaultKind::usage:
+    case FaultKind::tool:
     case FaultKind::timeout: return message;
     case FaultKind::no_memory: return "out of memory";
     default: return std::string(to_string(kind)) + ": " + message;
@@ -48,6 +50,8 @@ Fault classify_fault(std::exception_ptr e) {
     return {FaultKind::device, escape_control(x.what())};
   } catch (const TimeoutError& x) {
     return {FaultKind::timeout, x.what()};
+  } catch (const ToolFailed& x) {
+    return {FaultKind::tool, escape_control(x.what())};
   } catch (const std::bad_alloc&) {
     return {FaultKind::no_memory, "out of memory"};
   } catch (const std::system_error& x) {

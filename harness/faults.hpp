@@ -15,6 +15,14 @@ struct TimeoutError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An external program (an exec twin's) that ended with a non-zero status or could not start.
+// What it means depends on the reference: where the reference refuses the configuration, the
+// program's failure is its refusal; where the reference scores, it is an error.
+struct ToolFailed : std::runtime_error {
+  ToolFailed(int status, const std::string& message) : std::runtime_error(message), status(status) {}
+  int status;
+};
+
 enum class FaultKind {
   refused,      // RefusedConfiguration (or a ConfigError raised while extracting): the extractor's verdict
   unavailable,  // BackendUnavailable: not supported here
@@ -22,6 +30,7 @@ enum class FaultKind {
   input,        // InputError: a file the harness cannot read or trust
   device,       // DeviceError: the device or its runtime failed
   timeout,      // TimeoutError
+  tool,         // ToolFailed: an exec twin's program failed
   no_memory,    // std::bad_alloc
   output,       // std::system_error from a write (a full disk, a closed pipe)
   internal,     // anything else: a bug

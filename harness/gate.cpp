@@ -41,10 +41,11 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
     o.device = d ? fmt::format("cuda:{} {} ({})", d->ordinal, d->name, d->compute_capability) : fmt::format("cuda:{}", ctx.device);
     o.compute_capability = d ? d->compute_capability : std::string();
   }
+  std::unique_ptr<Extractor> ex;
   try {
     const Manifest& m = Manifest::project();
     auto src = open_vector(m.variant(cell.vector, cell.bitdepth, cell.chroma), m);
-    auto ex = make_extractor(b, ctx);
+    ex = make_extractor(b, ctx);
     RunOptions run;
     run.after_frame = [&](unsigned frame, const Extractor&) {
       if (const int sig = interrupt_signal()) throw Interrupted{sig};
@@ -52,16 +53,22 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
         throw TimeoutError(fmt::format("exceeded --cell-timeout {}s at frame {}", timeout_s, frame));
     };
     o.table = run_extractor(*ex, *src, cell.options, run);
+    o.judged_metrics = ex->judged_metrics();
     o.kind = Outcome::Kind::scores;
   } catch (const Interrupted&) {
     throw;  // the cell has no verdict; the runner stops
   } catch (...) {
     const Fault f = classify_fault(std::current_exception());
-    o.kind = f.kind == FaultKind::refused   ? Outcome::Kind::refused
-             : f.kind == FaultKind::timeout ? Outcome::Kind::timeout
-                                            : Outcome::Kind::error;
+    switch (f.kind) {
+      case FaultKind::refused: o.kind = Outcome::Kind::refused; break;
+      case FaultKind::timeout: o.kind = Outcome::Kind::timeout; break;
+      case FaultKind::tool: o.kind = Outcome::Kind::tool_failed; break;
+      case FaultKind::unavailable: o.kind = Outcome::Kind::not_supported; break;
+      default: o.kind = Outcome::Kind::error; break;
+    }
     o.message = f.text();
   }
+  if (ex) o.provenance = ex->provenance();
   o.seconds = since(t0);
   return o;
 }
@@ -143,7 +150,11 @@ class Runner {
         std::lock_guard lock(judge_mu_);
         ready = t.reference ? judge_.reference_done(t.cell->unit(), std::move(o)) : judge_.twin_done(*t.cell, std::move(o));
       }
-      for (CellResult& r : ready) recorder_.record(std::move(r));
+      for (CellResult& r : ready) {
+        if (r.status == CellStatus::not_supported)
+          r.required = is_required(o_.require, r.cell, find_backend(r.cell.feature, r.cell.twin, o_.with_mutants));
+        recorder_.record(std::move(r));
+      }
     }
   }
 

@@ -61,7 +61,7 @@ std::string json_fault_text(const json::exception& e) {
   return s;
 }
 
-json read_json_file(const fs::path& path, const std::string& what) {
+std::string read_text_file(const fs::path& path, const std::string& what) {
   const std::string file = path.string();
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
@@ -76,7 +76,11 @@ json read_json_file(const fs::path& path, const std::string& what) {
   if (!in) throw InputError(file, "file", file, "cannot open " + what);
   std::ostringstream text;
   if (!(text << in.rdbuf()) && size > 0) throw InputError(file, "file", file, "cannot read " + what);
-  return parse_bounded(text.str(), file, "json");
+  return text.str();
+}
+
+json read_json_file(const fs::path& path, const std::string& what) {
+  return parse_bounded(read_text_file(path, what), path.string(), "json");
 }
 
 json parse_json_text(std::string_view text, const std::string& file, const std::string& field) {

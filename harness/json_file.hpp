@@ -24,6 +24,8 @@ inline constexpr std::uintmax_t kMaxJsonBytes = 64u << 20;
 
 // `what` completes "cannot open ...", e.g. "the calibration table".
 nlohmann::json read_json_file(const std::filesystem::path& file, const std::string& what);
+// The whole of a regular file that holds a document (the same size limit), or InputError.
+std::string read_text_file(const std::filesystem::path& file, const std::string& what);
 
 // One JSON text (a line of results.jsonl), with the same limits; `field` says where it came from.
 nlohmann::json parse_json_text(std::string_view text, const std::string& file, const std::string& field);

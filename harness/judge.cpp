@@ -1,6 +1,9 @@
 #include "harness/judge.hpp"
 
+#include <cmath>
 #include <limits>
+
+#include <fmt/ranges.h>
 
 #include <fmt/format.h>
 
@@ -34,6 +37,12 @@ json mismatch_json(const Mismatch& m) {
 }
 
 void fill_comparison(CellResult& r, const TableComparison& cmp) {
+  for (const auto& [metric, m] : cmp.per_metric)
+    r.per_metric[metric] = {{"values", m.values},
+                            {"mismatches", m.mismatches},
+                            {"unpaired", m.unpaired},
+                            {"max_abs_diff", std::isnan(m.max_abs_diff) ? json(nullptr) : json(m.max_abs_diff)},
+                            {"max_ulp", m.max_ulp == std::numeric_limits<std::uint64_t>::max() ? json(nullptr) : json(m.max_ulp)}};
   r.values = cmp.values;
   r.mismatches = cmp.mismatches;
   r.max_abs_diff = cmp.max_abs_diff;
@@ -53,17 +62,31 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
   // general row: run_gate checks that before anything runs).
   const CellTolerance tolerance_of(table, cell.feature, cell.reference, cell.twin, twin.compute_capability);
   r.tolerance = tolerance_of("").describe();  // the general row, for cells that end before comparing
+  if (!twin.provenance.empty()) {
+    r.twin_provenance = json::object();
+    for (const auto& [key, value] : twin.provenance) r.twin_provenance[key] = value;
+  }
+  if (twin.kind == K::not_supported) {
+    r.status = CellStatus::not_supported;
+    r.detail = twin.message;
+    return r;
+  }
   if (twin.kind == K::timeout) {
     r.status = CellStatus::timeout;
     r.detail = twin.message;
     return r;
   }
-  if (ref.kind == K::error || ref.kind == K::timeout) {
+  if (ref.kind != K::scores && ref.kind != K::refused) {
     r.status = ref.kind == K::timeout ? CellStatus::timeout : CellStatus::error;
     r.detail = "reference: " + ref.message;
     return r;
   }
-  if (twin.kind == K::error) {
+  if (twin.kind == K::tool_failed && ref.kind == K::refused) {
+    r.status = CellStatus::pass;  // the program's failure is its refusal
+    r.detail = "both refuse: the reference: " + ref.message + "; " + twin.message;
+    return r;
+  }
+  if (twin.kind == K::error || twin.kind == K::tool_failed) {
     r.status = CellStatus::error;
     r.detail = twin.message;
     return r;
@@ -75,10 +98,28 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
                     : (ref.kind == K::refused ? "the reference refuses (" + ref.message + ") but the twin scores"
                                               : "the twin refuses what the reference scores: " + twin.message);
   } else {
-    const TableComparison cmp = compare_tables(ref.table, twin.table, tolerance_of);
+    // A twin that reports only some metrics is judged on those (its program was asked for no
+    // more); the detail says so, so that a pass is never read as covering the rest.
+    ScoreTable expected = ref.table;
+    std::string scope;
+    if (twin.judged_metrics) {
+      ScoreTable only;
+      only.set_frames(ref.table.first_frame(), ref.table.frames());
+      for (const std::string& m : *twin.judged_metrics)
+        if (const auto it = ref.table.columns().find(m); it != ref.table.columns().end()) only.set_column(m, it->second);
+      expected = std::move(only);
+      scope = fmt::format(" (the twin reports {} only)", fmt::join(*twin.judged_metrics, ", "));
+    }
+    const TableComparison cmp = compare_tables(expected, twin.table, tolerance_of);
     fill_comparison(r, cmp);
     r.status = cmp.pass ? CellStatus::pass : CellStatus::fail;
-    r.detail = fmt::format("{} frames: {}", twin.table.frames(), cmp.summary());
+    r.detail = fmt::format("{} frames{}: {}", twin.table.frames(), scope, cmp.summary());
+    for (const std::string& m : twin.table.metrics())
+      if (tolerance_of(m).mode == Tolerance::Mode::printed) {
+        r.detail += fmt::format("; the twin's output is printed as {}: equal as printed, not proven bit for bit",
+                                tolerance_of(m).format);
+        break;
+      }
   }
   if (twin.kind == K::scores) r.tolerance = tolerance_of.describe(twin.table.metrics());
   // Waivers: a failing cell under a live waiver is waived; a passing one is an unexpected pass;
@@ -104,7 +145,7 @@ CellResult judge_regression(const Cell& cell, const Outcome& ref) {
   r.device = ref.device;
   r.tolerance = "golden (exact)";
   using K = Outcome::Kind;
-  if (ref.kind == K::error || ref.kind == K::timeout) {
+  if (ref.kind != K::scores && ref.kind != K::refused) {
     r.status = ref.kind == K::timeout ? CellStatus::timeout : CellStatus::error;
     r.detail = ref.message;
     return r;

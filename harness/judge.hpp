@@ -17,9 +17,14 @@ namespace twinproof {
 
 // What a backend returned for one cell's input and options.
 struct Outcome {
-  enum class Kind { scores, refused, error, timeout } kind = Kind::error;
+  // tool_failed: an exec twin's program exited non-zero (its refusal where the reference refuses,
+  // else an error); not_supported: the twin cannot take this configuration (a bit depth, a chroma
+  // format, an option its program lacks).
+  enum class Kind { scores, refused, error, timeout, tool_failed, not_supported } kind = Kind::error;
   ScoreTable table;
   std::string message;
+  std::optional<std::vector<std::string>> judged_metrics;  // the twin reports only these
+  std::vector<std::pair<std::string, std::string>> provenance;  // what ran, when not twinproof's code
   double seconds = 0;
   std::string device = "host";
   std::string compute_capability;

@@ -139,8 +139,9 @@ bool same_options(const OptionList& a, const OptionList& b) {
 
 namespace {
 
-// The twins axis: names, or "*" for every registered twin of the feature (mutants with
-// --with-mutants are named explicitly, never through "*").
+// The twins axis: names, or "*" for every twin of the feature compiled into twinproof. Mutants
+// (--with-mutants) and twins declared at run time (exec twins, plugins) are named explicitly:
+// a matrix must not change its cells with the twin files a machine happens to have.
 std::vector<std::string> expand_twins(const std::vector<std::string>& given, const FeatureDescriptor& f) {
   std::vector<std::string> out;
   for (const std::string& t : given) {
@@ -149,7 +150,7 @@ std::vector<std::string> expand_twins(const std::vector<std::string>& given, con
       continue;
     }
     for (const Backend* b : backends())
-      if (b->feature == f.name) out.emplace_back(b->name);
+      if (b->feature == f.name && is_built_in(*b)) out.emplace_back(b->name);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

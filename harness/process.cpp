@@ -1,36 +1,86 @@
 #include "harness/process.hpp"
 
-#include <cerrno>
-#include <cstring>
+#include <chrono>
+#include <fstream>
+#include <thread>
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <boost/process.hpp>
+
+#include "extractors/extractor.hpp"
+#include "harness/interrupt.hpp"
 
 namespace twinproof {
+namespace bp = boost::process;
+namespace fs = std::filesystem;
 
-int run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
-                const std::filesystem::path& stdout_file) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) return 127;
-  if (pid == 0) {
-    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(127);
-    if (!stdout_file.empty()) {
-      const int fd = ::open(stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd < 0 || ::dup2(fd, 1) < 0) ::_exit(127);
-      ::close(fd);
-    }
-    ::execvp(args[0], args.data());
-    ::_exit(127);
+namespace {
+boost::filesystem::path program_of(const std::string& name) {
+  if (name.find('/') != std::string::npos) return boost::filesystem::path(name);
+  return bp::search_path(name);  // empty when not found
+}
+}  // namespace
+
+ToolExit run_tool(const ToolRun& run) {
+  ToolExit out;
+  if (run.argv.empty()) {
+    out.status = 127;
+    out.start_error = "no program";
+    return out;
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return 127;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  const boost::filesystem::path program = program_of(run.argv[0]);
+  if (program.empty()) {
+    out.status = 127;
+    out.start_error = run.argv[0] + ": not found in PATH";
+    return out;
+  }
+  const std::vector<std::string> args(run.argv.begin() + 1, run.argv.end());
+  const std::string cwd = run.cwd.empty() ? fs::current_path().string() : run.cwd.string();
+  const std::string out_file = run.stdout_file.empty() ? std::string() : run.stdout_file.string();
+  const std::string err_file = run.stderr_file.empty() ? std::string() : run.stderr_file.string();
+  std::error_code ec;
+  bp::child child;
+  // Each stream goes to its file, or stays the caller's (bp::std_out > stdout is not a file).
+  if (!out_file.empty() && !err_file.empty())
+    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_err > err_file, bp::std_in < bp::null, ec);
+  else if (!out_file.empty())
+    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_in < bp::null, ec);
+  else if (!err_file.empty())
+    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_err > err_file, bp::std_in < bp::null, ec);
+  else
+    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_in < bp::null, ec);
+  if (ec) {
+    out.status = 127;
+    out.start_error = run.argv[0] + ": " + ec.message();
+    return out;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto pause = std::chrono::milliseconds(1);
+  while (child.running(ec)) {
+    if (const int sig = interrupt_signal()) {
+      out.interrupted_by = sig;
+      child.terminate(ec);
+      break;
+    }
+    if (run.timeout_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > run.timeout_s) {
+      out.timed_out = true;
+      child.terminate(ec);
+      break;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(20));
+  }
+  child.wait(ec);
+  const int native = child.native_exit_code();
+  out.status = WIFEXITED(native) ? WEXITSTATUS(native) : 128 + (WIFSIGNALED(native) ? WTERMSIG(native) : 0);
+  return out;
+}
+
+int run_process(const std::vector<std::string>& argv, const fs::path& cwd, const fs::path& stdout_file) {
+  ToolRun run;
+  run.argv = argv;
+  run.cwd = cwd;
+  run.stdout_file = stdout_file;
+  return run_tool(run).status;
 }
 
 std::string shell_words(const std::vector<std::string>& argv) {
@@ -47,6 +97,21 @@ std::string shell_words(const std::vector<std::string>& argv) {
     }
   }
   return out;
+}
+
+std::string file_tail(const fs::path& file, std::size_t max_bytes) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  const std::streamoff from = size > static_cast<std::streamoff>(max_bytes) ? size - static_cast<std::streamoff>(max_bytes) : 0;
+  in.seekg(from);
+  std::string text(static_cast<std::size_t>(size - from), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (from > 0)
+    if (const auto nl = text.find('\n'); nl != std::string::npos && nl + 1 < text.size()) text.erase(0, nl + 1);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return escape_control(text);
 }
 
 }  // namespace twinproof

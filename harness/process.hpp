@@ -1,18 +1,41 @@
-// Running external tools (npm, apt-get, ffmpeg) without a shell.
+// Running external tools (npm, apt-get, ffmpeg, the programs of exec twins) without a shell.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace twinproof {
 
-// Runs argv[0] (looked up in PATH) in `cwd`, with stdout redirected to `stdout_file` when it
-// is not empty. Returns the exit status; 127 when the program cannot be started.
+struct ToolRun {
+  std::vector<std::string> argv;      // argv[0]: a path, or a name looked up in PATH
+  std::filesystem::path cwd;          // empty: the current folder
+  std::filesystem::path stdout_file;  // empty: inherited
+  std::filesystem::path stderr_file;  // empty: inherited
+  double timeout_s = 0;               // 0: none
+};
+
+struct ToolExit {
+  int status = 0;          // the exit status; 128 + N when killed by signal N; 127 when it could not start
+  bool timed_out = false;  // killed after timeout_s
+  int interrupted_by = 0;  // SIGINT/SIGTERM received by twinproof while waiting: the tool was killed
+  std::string start_error; // why it could not start, when it could not
+};
+
+// Runs the tool and waits for it, polling so that a timeout or an interrupt of twinproof kills
+// it (and a tool that never ends never holds the run).
+ToolExit run_tool(const ToolRun& run);
+
+// The simple form: exit status, stdout to `stdout_file` when not empty.
 int run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                 const std::filesystem::path& stdout_file = {});
 
 // argv joined for messages, each word quoted when needed.
 std::string shell_words(const std::vector<std::string>& argv);
+
+// The last `max_bytes` of a file (whole lines where possible), control bytes escaped: what a
+// failing tool said last.
+std::string file_tail(const std::filesystem::path& file, std::size_t max_bytes = 2000);
 
 }  // namespace twinproof

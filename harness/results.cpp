@@ -49,6 +49,8 @@ json to_json(const CellResult& r) {
             {"required", r.required},
             {"unexpected_pass", r.unexpected_pass},
             {"waiver", r.waiver}});
+  if (!r.twin_provenance.is_null()) j["twin_provenance"] = r.twin_provenance;
+  if (!r.per_metric.empty()) j["per_metric"] = r.per_metric;
   return j;
 }
 
@@ -69,6 +71,8 @@ CellResult cell_result_from_json(const json& j) {
   r.required = j.at("required").get<bool>();
   r.unexpected_pass = j.at("unexpected_pass").get<bool>();
   r.waiver = j.at("waiver").get<std::string>();
+  if (const auto it = j.find("per_metric"); it != j.end() && it->is_object()) r.per_metric = *it;
+  if (const auto it = j.find("twin_provenance"); it != j.end() && it->is_object()) r.twin_provenance = *it;
   return r;
 }
 

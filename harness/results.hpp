@@ -33,6 +33,11 @@ struct CellResult {
   bool required = false;           // not-supported of a --require'd backend: a failure
   bool unexpected_pass = false;    // passed while a waiver covers it
   std::string waiver;
+  // What ran as the twin when it is not twinproof's own code (an exec twin: its command line,
+  // version and executable's SHA-256); null otherwise.
+  nlohmann::json twin_provenance;
+  // Per metric: values, mismatches, unpaired, max_abs_diff (null: NaN), max_ulp (null: NaN).
+  nlohmann::json per_metric = nlohmann::json::object();
 
   bool failing() const;          // makes the run fail, exit 1: a fail, or a required twin not supported
   bool needs_attention() const;  // failing, an error or a timeout: what a recap lists

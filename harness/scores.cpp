@@ -127,17 +127,28 @@ TableComparison compare_tables(const ScoreTable& expected, const ScoreTable& act
       const std::optional<double> e = expected.get(metric, f), a = actual.get(metric, f);
       if (!e && !a) continue;
       ++r.values;
+      MetricComparison& pm = r.per_metric[metric];
+      ++pm.values;
       Mismatch m{metric, f, e, a, {}};
       if (!e || !a) {
+        ++pm.unpaired;
+        ++pm.mismatches;
         fail(m);
         continue;
       }
       m.cmp = compare_values(*e, *a, tolerances[k]);
       // NaN, once seen, stays the largest difference.
-      if (std::isnan(m.cmp.abs_diff)) r.max_abs_diff = m.cmp.abs_diff;
-      else if (!std::isnan(r.max_abs_diff)) r.max_abs_diff = std::max(r.max_abs_diff, m.cmp.abs_diff);
-      r.max_ulp = std::max(r.max_ulp, m.cmp.ulp);
-      if (!m.cmp.pass) fail(m);
+      const auto widen = [&](double& max_abs_diff, std::uint64_t& max_ulp) {
+        if (std::isnan(m.cmp.abs_diff)) max_abs_diff = m.cmp.abs_diff;
+        else if (!std::isnan(max_abs_diff)) max_abs_diff = std::max(max_abs_diff, m.cmp.abs_diff);
+        max_ulp = std::max(max_ulp, m.cmp.ulp);
+      };
+      widen(r.max_abs_diff, r.max_ulp);
+      widen(pm.max_abs_diff, pm.max_ulp);
+      if (!m.cmp.pass) {
+        ++pm.mismatches;
+        fail(m);
+      }
     }
   }
   return r;

@@ -60,7 +60,17 @@ struct Mismatch {
   ValueComparison cmp;
 };
 
+// One metric's share of a comparison: what `calibrate` proposes a row from.
+struct MetricComparison {
+  std::size_t values = 0;      // values compared (present in either table)
+  std::size_t mismatches = 0;  // failing under the tolerance in force
+  std::size_t unpaired = 0;    // present in one table only
+  double max_abs_diff = 0;     // over values both present; NaN once a NaN is seen
+  std::uint64_t max_ulp = 0;
+};
+
 struct TableComparison {
+  std::map<std::string, MetricComparison> per_metric;
   bool pass = true;
   std::size_t values = 0;      // values compared
   std::size_t mismatches = 0;  // failing values

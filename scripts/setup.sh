@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git ca-certificates xz-utils
   libboost-test-dev nlohmann-json3-dev libcli11-dev libyuv-dev libssl-dev libpugixml-dev libfmt-dev
+  libboost-filesystem-dev   # Boost.Process (exec twins) is built on Boost.Filesystem in Boost 1.74
   libjpeg-dev   # static links of libyuv (GPU bundles) need libjpeg.a for its MJPEG objects
   ffmpeg        # decodes the real-content vectors
   python3       # runs the bad-input corpus (tests/hostile/corpus.py)

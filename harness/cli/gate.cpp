@@ -8,6 +8,7 @@
 
 #include "extractors/devices.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/calibrate.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
 #include "harness/gate.hpp"
@@ -299,6 +300,32 @@ void add_gate(CLI::App& app, int& rc) {
   merge->add_option("--filter", m->filters, "The filters the shards ran with");
   merge->add_option("--out", m->out, "Folder for the merged reports")->capture_default_str();
   merge->callback([m, &rc] { rc = run_merge(*m); });
+
+  struct CalibrateArgs {
+    std::vector<std::string> dirs;
+    std::string calibration, output = "calibration.proposed.json";
+    int margin = 1;
+  };
+  auto c = std::make_shared<CalibrateArgs>();
+  CLI::App* calibrate = app.add_subcommand(
+      "calibrate", "Propose the calibration rows that the records of one or more runs support (never edits the table)");
+  calibrate->add_option("dirs", c->dirs, "Gate report folders (their results.jsonl)")->required();
+  calibrate->add_option("--margin", c->margin, "Places given up from the tightest that held")->capture_default_str()->check(CLI::Range(0, 14));
+  calibrate->add_option("--calibration", c->calibration, "The table in force (default: ci/calibration.json)");
+  calibrate->add_option("--output", c->output, "Where the proposed table is written")->capture_default_str();
+  calibrate->callback([c, &rc] {
+    std::vector<CellResult> records;
+    for (const std::string& d : c->dirs) {
+      std::vector<CellResult> run = read_results(fs::path(d) / "results.jsonl");
+      records.insert(records.end(), std::make_move_iterator(run.begin()), std::make_move_iterator(run.end()));
+    }
+    const Calibration table = Calibration::load(c->calibration.empty() ? default_calibration() : fs::path(c->calibration));
+    const CalibrationProposal p = propose_calibration(records, table, c->margin, c->dirs);
+    fmt::print("{}", describe_proposal(p));
+    write_file(c->output, p.table.dump(2) + "\n", "the proposed calibration table");
+    fmt::print("calibrate: proposed table written to {} (ci/calibration.json is unchanged)\n", c->output);
+    rc = kExitPass;
+  });
 
   auto dir = std::make_shared<std::string>();
   CLI::App* report = app.add_subcommand("report", "Render the reports again from a results.jsonl (an interrupted run too)");

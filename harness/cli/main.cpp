@@ -1,13 +1,16 @@
 // twinproof: conformance and regression harness for GPU twins of video-quality features.
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <new>
 
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
+#include "harness/exec/twins_file.hpp"
 #include "harness/faults.hpp"
 
 int main(int argc, char** argv) {
@@ -17,6 +20,17 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("twinproof " TWINPROOF_VERSION " (" TWINPROOF_GIT_COMMIT ")"));
   int rc = kExitPass;
+  // Twins declared outside the binary: the shipped twins files, then the user's. Options of the
+  // whole command line (given before or after the subcommand); the programs' paths reach the
+  // twins files through their environment variables.
+  std::vector<std::string> twins_files;
+  std::string vmaf_tool, libvmaf_driver;
+  app.add_option("--twins", twins_files, "A twins file of external programs to gate (repeatable; ci/twins/*.json are always read)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--vmaf", vmaf_tool, "The vmaf tool the `vmaf` exec twins run (else TWINPROOF_VMAF)");
+  app.add_option("--libvmaf-driver", libvmaf_driver,
+                 "twinproof's libvmaf driver the `libvmaf` exec twins run (else TWINPROOF_LIBVMAF_DRIVER)");
+  app.fallthrough();  // before the subcommands: they inherit it
   cli::add_score(app, rc);
   cli::add_backends(app, rc);
   cli::add_features(app, rc);
@@ -26,6 +40,13 @@ int main(int argc, char** argv) {
   cli::add_gate(app, rc);
   cli::add_repro(app, rc);
   cli::harden_numeric_options(app);
+  app.parse_complete_callback([&] {
+    if (!vmaf_tool.empty()) ::setenv("TWINPROOF_VMAF", vmaf_tool.c_str(), 1);
+    if (!libvmaf_driver.empty()) ::setenv("TWINPROOF_LIBVMAF_DRIVER", libvmaf_driver.c_str(), 1);
+    std::vector<std::filesystem::path> files = shipped_twins_files();
+    for (const std::string& f : twins_files) files.emplace_back(f);
+    register_exec_twins(files);
+  });
   // A mistyped command is named, with the real ones (CLI11 would only say one is required).
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

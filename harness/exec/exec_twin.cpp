@@ -1,0 +1,361 @@
+// An exec twin: an Extractor whose frames are written to a file that an external program scores.
+// init checks what the program can take (bit depth, chroma, options) and opens the file; extract
+// appends frames; flush runs the program, reads its score file and emits the scores under the
+// frames' labels. Every way that can go wrong is a fault with the program's words, never a pass.
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <regex>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include "extractors/feature.hpp"
+#include "harness/errors.hpp"
+#include "harness/exec/twins_file.hpp"
+#include "harness/faults.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/io/frame.hpp"
+#include "harness/process.hpp"
+#include "harness/sha256.hpp"
+
+namespace twinproof {
+namespace fs = std::filesystem;
+
+namespace {
+
+// ffmpeg's name of a raw layout: what a program reading the raw file needs to be told.
+std::string pixfmt(const Format& f) {
+  const std::string depth = f.bitdepth == 8 ? "" : fmt::format("{}le", f.bitdepth);
+  if (f.chroma == Chroma::c400) return f.bitdepth == 8 ? "gray" : "gray" + depth;
+  return fmt::format("yuv{}p{}", to_string(f.chroma), depth);
+}
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t colon = path.find(':', start);
+    out.push_back(path.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    if (colon == std::string::npos) return out;
+    start = colon + 1;
+  }
+}
+
+// Where the program is, or why it cannot be found.
+struct Located {
+  fs::path path;
+  std::string why_not;
+};
+
+Located locate(const ExecTwinSpec& s) {
+  const auto missing = [&](std::string why) {
+    if (!s.missing_hint.empty()) why += "; " + s.missing_hint;
+    return Located{{}, why};
+  };
+  switch (s.locate) {
+    case ExecTwinSpec::Locate::self: {
+      std::error_code ec;
+      const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+      if (ec) return missing("cannot find this twinproof's executable: " + ec.message());
+      return {self, {}};
+    }
+    case ExecTwinSpec::Locate::program: {
+      const char* path = std::getenv("PATH");
+      for (const std::string& dir : split_path(path ? path : "")) {
+        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / s.locate_value;
+        if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return {candidate, {}};
+      }
+      return missing(s.locate_value + " is not in PATH");
+    }
+    case ExecTwinSpec::Locate::env: {
+      const char* value = std::getenv(s.locate_value.c_str());
+      if (value == nullptr || *value == '\0') return missing(s.locate_value + " is not set");
+      const fs::path p(value);
+      if (!fs::is_regular_file(p) || ::access(p.c_str(), X_OK) != 0)
+        return missing(fmt::format("{}={}: not an executable file", s.locate_value, escape_control(value)));
+      return {fs::absolute(p), {}};
+    }
+  }
+  return missing("?");
+}
+
+// What identifies a program in a record, computed once per executable and process.
+struct Identity {
+  std::string sha256, version;
+};
+std::mutex identities_mu;
+std::map<std::string, Identity>& identities() {
+  static std::map<std::string, Identity> m;
+  return m;
+}
+
+std::string first_line(const fs::path& file) {
+  std::string text = file_tail(file, 4000);
+  const auto nl = text.find('\n');
+  return nl == std::string::npos ? text : text.substr(0, nl);
+}
+
+class ExecTwin final : public Extractor {
+ public:
+  ExecTwin(std::shared_ptr<const ExecTwinSpec> spec, const FeatureDescriptor& feature, const ExtractorContext& ctx)
+      : spec_(std::move(spec)), feature_(feature), ctx_(ctx) {}
+
+  ~ExecTwin() override {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+
+  void init(const Format& fmt, const OptionList& options) override {
+    const ExecTwinSpec& s = *spec_;
+    const auto reason = [&](const std::string& what) {
+      return fmt::format("{} ({}) does not take {}{}", s.name, s.file, what, s.unsupported_reason.empty() ? "" : ": " + s.unsupported_reason);
+    };
+    if (std::find(s.bitdepths.begin(), s.bitdepths.end(), fmt.bitdepth) == s.bitdepths.end())
+      throw BackendUnavailable("bitdepth", std::to_string(fmt.bitdepth), reason(fmt::format("{}-bit input", fmt.bitdepth)));
+    if (std::find(s.chroma.begin(), s.chroma.end(), fmt.chroma) == s.chroma.end())
+      throw BackendUnavailable("chroma", std::string(to_string(fmt.chroma)), reason(fmt::format("{} input", to_string(fmt.chroma))));
+    if (s.options == ExecTwinSpec::Options::none && !options.empty())
+      throw BackendUnavailable("option", options.front().first, reason(fmt::format("options ({} given)", options.front().first)));
+    const Located where = locate(s);
+    if (where.path.empty()) throw BackendUnavailable("twin", s.name, where.why_not);
+    exe_ = where.path;
+    fmt_ = fmt;
+    options_ = options;
+    // The reference's metrics for these options: what the program's output must hold. When the
+    // reference refuses them, the program is still run (its refusal is what the cell checks).
+    try {
+      auto reference = make_extractor(*find_backend(feature_.name, feature_.reference), {});
+      reference->init(fmt, options);
+      for (const std::string& m : reference->metrics())
+        if (s.keys != ExecTwinSpec::Keys::map || mapped(m)) metrics_.push_back(m);
+    } catch (const ConfigError&) {
+    }
+    char templ[] = "/tmp/twinproof-exec-XXXXXX";
+    if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && *tmp != '\0') {
+      dir_ = fs::path(tmp) / "twinproof-exec-XXXXXX";
+      std::string t = dir_.string();
+      if (::mkdtemp(t.data()) == nullptr) throw InputError(t, "folder", t, "cannot create the exec twin's work folder");
+      dir_ = t;
+    } else {
+      if (::mkdtemp(templ) == nullptr) throw InputError(templ, "folder", templ, "cannot create the exec twin's work folder");
+      dir_ = templ;
+    }
+    input_ = dir_ / (s.input == ExecTwinSpec::Input::y4m ? "input.y4m" : "input.yuv");
+    writer_ = s.input == ExecTwinSpec::Input::y4m ? create_y4m_writer(input_.string(), fmt) : create_raw_writer(input_.string());
+    frame_.reset(fmt);
+  }
+
+  void extract(const PictureView& pic, unsigned frame, ScoreSink&) override {
+    if (frames_ == 0) first_label_ = frame;
+    for (int p = 0; p < fmt_.planes(); ++p) {
+      const PlaneSize ps = stored_plane_size(fmt_, p);
+      const std::size_t row_bytes = static_cast<std::size_t>(ps.w) * fmt_.bytes_per_sample();
+      for (int y = 0; y < ps.h; ++y)
+        std::copy_n(pic.data[p] + pic.stride[p] * y, row_bytes, frame_.bytes() + frame_.plane_offset(p) + row_bytes * y);
+    }
+    writer_->write(frame_);
+    ++frames_;
+  }
+
+  void flush(ScoreSink& sink) override {
+    const ExecTwinSpec& s = *spec_;
+    writer_->close();
+    const fs::path output = dir_ / fmt::format("scores.{}", s.output == ScoreFileFormat::ffmpeg_vmafmotion ? "txt" : to_string(s.output));
+    argv_ = expand(s.command, output);
+    identify();
+    ToolRun run;
+    run.argv = argv_;
+    run.cwd = dir_;
+    run.stdout_file = s.output_on_stdout ? output : dir_ / "stdout.txt";
+    run.stderr_file = dir_ / "stderr.txt";
+    run.timeout_s = s.timeout_s;
+    const ToolExit done = run_tool(run);
+    if (done.interrupted_by) throw Interrupted{done.interrupted_by};
+    if (done.timed_out)
+      throw TimeoutError(fmt::format("{} ran past its timeout of {} s ({}): {}", s.name, s.timeout_s, s.file, shell_words(argv_)));
+    if (!done.start_error.empty()) throw ToolFailed(done.status, fmt::format("{} could not start: {}", s.name, done.start_error));
+    if (done.status != 0) {
+      std::string said = file_tail(run.stderr_file);
+      if (said.empty()) said = file_tail(dir_ / "stdout.txt");
+      throw ToolFailed(done.status, fmt::format("{} exited with status {}: {}{}", s.name, done.status, shell_words(argv_),
+                                                said.empty() ? " (it printed nothing)" : "; it said: " + said));
+    }
+    emit(read_score_file(output.string(), s.output), output.string(), sink);
+  }
+
+  std::vector<std::string> metrics() const override { return metrics_; }
+
+  std::optional<std::vector<std::string>> judged_metrics() const override {
+    if (spec_->keys != ExecTwinSpec::Keys::map) return std::nullopt;
+    return metrics_;
+  }
+
+  std::vector<std::pair<std::string, std::string>> provenance() const override {
+    std::vector<std::pair<std::string, std::string>> out = {{"twins_file", spec_->file}, {"executable", exe_.string()}};
+    if (!argv_.empty()) out.emplace_back("command", shell_words(argv_));
+    if (!identity_.sha256.empty()) out.emplace_back("sha256", identity_.sha256);
+    if (!identity_.version.empty()) out.emplace_back("version", identity_.version);
+    return out;
+  }
+
+ private:
+  bool mapped(const std::string& metric) const {
+    for (const auto& [key, m] : spec_->key_map)
+      if (m == metric) return true;
+    return false;
+  }
+
+  // The program's key for each metric of this configuration.
+  std::vector<std::pair<std::string, std::string>> keys() const {
+    std::vector<std::pair<std::string, std::string>> out;  // (key, metric)
+    switch (spec_->keys) {
+      case ExecTwinSpec::Keys::twinproof:
+        for (const std::string& m : metrics_) out.emplace_back(m, m);
+        break;
+      case ExecTwinSpec::Keys::libvmaf:
+        for (const std::string& m : metrics_) out.emplace_back(libvmaf_metric_name(feature_, m, options_), m);
+        break;
+      case ExecTwinSpec::Keys::map:
+        for (const auto& [key, m] : spec_->key_map)
+          if (std::find(metrics_.begin(), metrics_.end(), m) != metrics_.end()) out.emplace_back(key, m);
+        break;
+    }
+    return out;
+  }
+
+  std::vector<std::string> expand(const std::vector<std::string>& words, const fs::path& output) const {
+    std::string vmaf_options;
+    for (const auto& [name, value] : options_) vmaf_options += (vmaf_options.empty() ? "=" : ":") + name + "=" + value;
+    const std::map<std::string, std::string> values = {
+        {"exe", exe_.string()},
+        {"input", input_.string()},
+        {"output", output.string()},
+        {"width", std::to_string(fmt_.width)},
+        {"height", std::to_string(fmt_.height)},
+        {"bitdepth", std::to_string(fmt_.bitdepth)},
+        {"pixfmt", pixfmt(fmt_)},
+        {"chroma", std::string(to_string(fmt_.chroma))},
+        {"frames", std::to_string(frames_)},
+        {"feature", std::string(feature_.name)},
+        {"vmaf_options", vmaf_options},
+        {"device", std::to_string(ctx_.device)}};
+    const auto fill = [](const std::string& word, const std::map<std::string, std::string>& v) {
+      static const std::regex brace("\\{([a-z_]+)\\}");
+      std::string out;
+      std::size_t at = 0;
+      for (auto it = std::sregex_iterator(word.begin(), word.end(), brace); it != std::sregex_iterator(); ++it) {
+        out += word.substr(at, static_cast<std::size_t>(it->position()) - at);
+        const auto found = v.find((*it)[1]);
+        out += found != v.end() ? found->second : it->str();
+        at = static_cast<std::size_t>(it->position() + it->length());
+      }
+      return out + word.substr(at);
+    };
+    std::vector<std::string> argv;
+    for (const std::string& w : words) {
+      if (w != "{options}") {
+        argv.push_back(fill(w, values));
+        continue;
+      }
+      if (spec_->options != ExecTwinSpec::Options::words) continue;
+      for (const auto& [name, value] : options_)
+        for (const std::string& ow : spec_->option_words) argv.push_back(fill(ow, {{"name", name}, {"value", value}}));
+    }
+    return argv;
+  }
+
+  void identify() {
+    std::lock_guard lock(identities_mu);
+    auto [it, fresh] = identities().try_emplace(exe_.string());
+    if (fresh) {
+      it->second.sha256 = sha256_file(exe_.string());
+      if (!spec_->version_command.empty()) {
+        ToolRun v;
+        v.argv = expand(spec_->version_command, {});
+        v.cwd = dir_;
+        v.stdout_file = dir_ / "version.txt";
+        v.stderr_file = dir_ / "version.err";
+        v.timeout_s = 30;
+        const ToolExit e = run_tool(v);
+        it->second.version = e.status == 0 ? first_line(v.stdout_file) : fmt::format("unknown (the version command exited {})", e.status);
+        if (it->second.version.empty()) it->second.version = first_line(v.stderr_file);
+      }
+    }
+    identity_ = it->second;
+  }
+
+  // The output's frames must be the input's, each once; every metric the cell needs must be there.
+  void emit(const ScoreFile& scores, const std::string& file, ScoreSink& sink) const {
+    const ExecTwinSpec& s = *spec_;
+    if (scores.frames.size() != frames_)
+      throw InputError(file, "frames", std::to_string(scores.frames.size()),
+                       fmt::format("{} scored {} frame(s) of the {} it was given", s.name, scores.frames.size(), frames_));
+    for (const long long n : scores.frames)
+      if (n < s.frame_base || n >= s.frame_base + static_cast<long long>(frames_))
+        throw InputError(file, "frame", std::to_string(n),
+                         fmt::format("{} numbers a frame outside {}..{} (the frames it was given)", s.name, s.frame_base,
+                                     s.frame_base + static_cast<long long>(frames_) - 1));
+    for (const auto& [key, metric] : keys()) {
+      const auto column = scores.values.find(key);
+      if (column == scores.values.end())
+        throw InputError(file, "metrics", key,
+                         fmt::format("{}'s output lacks {} (metric {} of this configuration); it has: {}", s.name, key, metric,
+                                     fmt::join(keys_of(scores), ", ")));
+      for (const auto& [n, v] : column->second) sink.put(metric, first_label_ + static_cast<unsigned>(n - s.frame_base), v);
+    }
+  }
+
+  static std::vector<std::string> keys_of(const ScoreFile& f) {
+    std::vector<std::string> out;
+    for (const auto& [k, v] : f.values) out.push_back(k);
+    return out;
+  }
+
+
+  std::shared_ptr<const ExecTwinSpec> spec_;
+  const FeatureDescriptor& feature_;
+  ExtractorContext ctx_;
+  Format fmt_;
+  OptionList options_;
+  std::vector<std::string> metrics_;
+  fs::path exe_, dir_, input_;
+  std::unique_ptr<FrameWriter> writer_;
+  Frame frame_;
+  unsigned frames_ = 0, first_label_ = 0;
+  std::vector<std::string> argv_;
+  Identity identity_;
+};
+
+}  // namespace
+
+Availability exec_twin_availability(const ExecTwinSpec& spec) {
+  const Located where = locate(spec);
+  return where.path.empty() ? Availability{false, where.why_not} : Availability{true, {}};
+}
+
+std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> spec, std::string_view feature,
+                                          const ExtractorContext& ctx) {
+  return std::make_unique<ExecTwin>(std::move(spec), feature_or_throw(feature), ctx);
+}
+
+void register_exec_twins(const std::vector<fs::path>& files) {
+  for (const fs::path& file : files)
+    for (ExecTwinSpec& parsed : load_twins_file(file)) {
+      auto spec = std::make_shared<const ExecTwinSpec>(std::move(parsed));
+      for (const std::string& feature_name : spec->features) {
+        RuntimeBackend b;
+        b.feature = feature_name;
+        b.name = spec->name;
+        b.summary = spec->summary;
+        b.origin = "exec twin, " + file.string();
+        b.kind = spec->kind;
+        b.availability = [spec] { return exec_twin_availability(*spec); };
+        b.make = [spec, feature_name](const ExtractorContext& ctx) { return make_exec_twin(spec, feature_name, ctx); };
+        register_backend(std::move(b));
+      }
+    }
+}
+
+}  // namespace twinproof

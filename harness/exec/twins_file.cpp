@@ -1,0 +1,233 @@
+#include "harness/exec/twins_file.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "extractors/feature.hpp"
+#include "harness/errors.hpp"
+#include "harness/json_file.hpp"
+#include "harness/paths.hpp"
+
+namespace twinproof {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// The placeholders a template word may hold. A word that is exactly "{options}" expands to the
+// option words of every option; anything else in braces is refused when the file is read, not
+// when a cell runs.
+const std::vector<std::string_view> kPlaceholders = {"exe",    "input",  "output", "width",   "height",  "bitdepth",
+                                                     "pixfmt", "chroma", "frames", "feature", "options", "vmaf_options",
+                                                     "device", "name",   "value"};
+
+struct Reader {
+  const std::string& file;
+  const json& j;
+  std::string where;
+
+  std::string text(const char* key, bool required, const std::string& fallback = {}) const {
+    const auto it = j.find(key);
+    if (it == j.end()) {
+      if (required) throw InputError(file, where + "." + key, "(missing)", "required");
+      return fallback;
+    }
+    if (!it->is_string() || it->get_ref<const std::string&>().empty())
+      throw InputError(file, where + "." + key, json_excerpt(*it), "a non-empty string");
+    return it->get<std::string>();
+  }
+  std::vector<std::string> words(const char* key, bool required) const {
+    const auto it = j.find(key);
+    if (it == j.end()) {
+      if (required) throw InputError(file, where + "." + key, "(missing)", "required: an array of strings");
+      return {};
+    }
+    if (!it->is_array() || (required && it->empty()))
+      throw InputError(file, where + "." + key, json_excerpt(*it), "an array of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& w = (*it)[i];
+      if (!w.is_string()) throw InputError(file, fmt::format("{}.{}[{}]", where, key, i), json_excerpt(w), "a string");
+      check_placeholders(w.get<std::string>(), fmt::format("{}.{}[{}]", where, key, i));
+      out.push_back(w.get<std::string>());
+    }
+    return out;
+  }
+  void check_placeholders(const std::string& word, const std::string& field) const {
+    static const std::regex brace("\\{([a-z_]+)\\}");  // awk and sh braces are not placeholders
+    for (auto it = std::sregex_iterator(word.begin(), word.end(), brace); it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[1];
+      if (std::find(kPlaceholders.begin(), kPlaceholders.end(), name) == kPlaceholders.end())
+        throw InputError(file, field, word, fmt::format("unknown placeholder {{{}}} (known: {})", name, fmt::join(kPlaceholders, ", ")));
+    }
+    if (word.find("{options}") != std::string::npos && word != "{options}")
+      throw InputError(file, field, word, "{options} stands alone as a word (it expands to the option words)");
+  }
+};
+
+ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
+  if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
+  reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
+                          "input", "output", "frame_base", "metrics", "bitdepths", "chroma", "unsupported_reason", "timeout_s"},
+                      file, where);
+  const Reader r{file, t, where};
+  ExecTwinSpec s;
+  s.file = file;
+  s.name = r.text("name", true);
+  static const std::regex name_re("[a-z0-9][a-z0-9.-]{0,39}");
+  if (!std::regex_match(s.name, name_re))
+    throw InputError(file, where + ".name", s.name, "a twin's name is 1-40 of a-z, 0-9, '.', '-' (it is part of cell ids)");
+  const auto features = t.find("features");
+  if (features == t.end() || !features->is_array() || features->empty())
+    throw InputError(file, where + ".features", features == t.end() ? "(missing)" : json_excerpt(*features), "a non-empty array of feature names");
+  for (std::size_t i = 0; i < features->size(); ++i) {
+    const json& f = (*features)[i];
+    if (!f.is_string() || find_feature(f.get<std::string>()) == nullptr)
+      throw InputError(file, fmt::format("{}.features[{}]", where, i), json_excerpt(f), "no such feature (see `twinproof features`)");
+    s.features.push_back(f.get<std::string>());
+  }
+  s.summary = r.text("summary", true);
+  const std::string device = r.text("device", false, "host");
+  if (device != "host" && device != "gpu") throw InputError(file, where + ".device", device, "'host' or 'gpu' (GPU twins run one at a time per device)");
+  s.kind = device == "gpu" ? BackendKind::gpu : BackendKind::host;
+
+  const auto exe = t.find("executable");
+  if (exe == t.end() || !exe->is_object() || exe->size() < 1)
+    throw InputError(file, where + ".executable", exe == t.end() ? "(missing)" : json_excerpt(*exe),
+                     "{\"self\": true}, {\"program\": NAME} or {\"env\": VARIABLE}");
+  reject_unknown_keys(*exe, {"self", "program", "env", "hint"}, file, where + ".executable");
+  const Reader e{file, *exe, where + ".executable"};
+  s.missing_hint = e.text("hint", false);
+  if (exe->contains("self")) {
+    if ((*exe)["self"] != true) throw InputError(file, where + ".executable.self", json_excerpt((*exe)["self"]), "true");
+    s.locate = ExecTwinSpec::Locate::self;
+  } else if (exe->contains("program")) {
+    s.locate = ExecTwinSpec::Locate::program;
+    s.locate_value = e.text("program", true);
+  } else if (exe->contains("env")) {
+    s.locate = ExecTwinSpec::Locate::env;
+    s.locate_value = e.text("env", true);
+  } else {
+    throw InputError(file, where + ".executable", json_excerpt(*exe), "names self, program or env");
+  }
+
+  s.command = r.words("command", true);
+  s.version_command = r.words("version_command", false);
+  const auto options = t.find("options");
+  if (options == t.end() || options->is_string()) {
+    const std::string style = options == t.end() ? "none" : options->get<std::string>();
+    if (style == "libvmaf") s.options = ExecTwinSpec::Options::libvmaf;
+    else if (style == "none") s.options = ExecTwinSpec::Options::none;
+    else throw InputError(file, where + ".options", style, "\"libvmaf\", \"none\" or an array of option words");
+  } else {
+    s.options = ExecTwinSpec::Options::words;
+    s.option_words = r.words("options", true);
+  }
+  const std::string input = r.text("input", false, "y4m");
+  if (input != "y4m" && input != "yuv") throw InputError(file, where + ".input", input, "'y4m' or 'yuv' (raw planar, geometry in the placeholders)");
+  s.input = input == "yuv" ? ExecTwinSpec::Input::yuv : ExecTwinSpec::Input::y4m;
+
+  const auto output = t.find("output");
+  if (output == t.end() || !output->is_object())
+    throw InputError(file, where + ".output", output == t.end() ? "(missing)" : json_excerpt(*output), "{\"format\": ..., \"from\": \"file\" or \"stdout\"}");
+  reject_unknown_keys(*output, {"format", "from"}, file, where + ".output");
+  const Reader o{file, *output, where + ".output"};
+  const std::string format = o.text("format", true);
+  const auto parsed = parse_score_file_format(format);
+  if (!parsed) throw InputError(file, where + ".output.format", format, "json, xml, csv or vmafmotion");
+  s.output = *parsed;
+  const std::string from = o.text("from", false, "file");
+  if (from != "file" && from != "stdout") throw InputError(file, where + ".output.from", from, "'file' ({output} in the command) or 'stdout'");
+  s.output_on_stdout = from == "stdout";
+  if (!s.output_on_stdout && std::none_of(s.command.begin(), s.command.end(), [](const std::string& w) { return w.find("{output}") != std::string::npos; }))
+    throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "an output read from a file needs {output} in the command");
+  if (std::none_of(s.command.begin(), s.command.end(), [](const std::string& w) { return w.find("{input}") != std::string::npos; }))
+    throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "the command needs {input}");
+
+  if (const auto base = t.find("frame_base"); base != t.end()) {
+    if (!base->is_number_integer() || base->get<long long>() < 0 || base->get<long long>() > 1)
+      throw InputError(file, where + ".frame_base", json_excerpt(*base), "0 or 1: the number the program gives the first frame");
+    s.frame_base = base->get<long long>();
+  }
+  const auto metrics = t.find("metrics");
+  if (metrics == t.end() || metrics->is_string()) {
+    const std::string keys = metrics == t.end() ? "twinproof" : metrics->get<std::string>();
+    if (keys == "libvmaf") s.keys = ExecTwinSpec::Keys::libvmaf;
+    else if (keys == "twinproof") s.keys = ExecTwinSpec::Keys::twinproof;
+    else throw InputError(file, where + ".metrics", keys, "\"libvmaf\", \"twinproof\" or an object mapping the program's keys to metrics");
+  } else if (metrics->is_object() && !metrics->empty()) {
+    s.keys = ExecTwinSpec::Keys::map;
+    for (const auto& [key, metric] : metrics->items()) {
+      if (!metric.is_string()) throw InputError(file, where + ".metrics." + key, json_excerpt(metric), "a metric name");
+      for (const std::string& f : s.features) {
+        const FeatureDescriptor& d = *find_feature(f);
+        if (std::find(d.metrics.begin(), d.metrics.end(), metric.get<std::string>()) == d.metrics.end())
+          throw InputError(file, where + ".metrics." + key, metric.get<std::string>(), "not a metric of " + f);
+      }
+      s.key_map[key] = metric.get<std::string>();
+    }
+  } else {
+    throw InputError(file, where + ".metrics", json_excerpt(*metrics), "\"libvmaf\", \"twinproof\" or a non-empty object");
+  }
+  if (const auto b = t.find("bitdepths"); b != t.end()) {
+    if (!b->is_array() || b->empty()) throw InputError(file, where + ".bitdepths", json_excerpt(*b), "a non-empty array of 8, 10, 12, 16");
+    s.bitdepths.clear();
+    for (const json& v : *b) {
+      if (!v.is_number_integer() || (v != 8 && v != 10 && v != 12 && v != 16))
+        throw InputError(file, where + ".bitdepths", json_excerpt(v), "8, 10, 12 or 16");
+      s.bitdepths.push_back(v.get<int>());
+    }
+  }
+  if (const auto c = t.find("chroma"); c != t.end()) {
+    if (!c->is_array() || c->empty()) throw InputError(file, where + ".chroma", json_excerpt(*c), "a non-empty array of \"400\", \"420\", \"422\", \"444\"");
+    s.chroma.clear();
+    for (const json& v : *c) {
+      const auto parsed_chroma = v.is_string() ? parse_chroma(v.get<std::string>()) : std::nullopt;
+      if (!parsed_chroma) throw InputError(file, where + ".chroma", json_excerpt(v), "\"400\", \"420\", \"422\" or \"444\"");
+      s.chroma.push_back(*parsed_chroma);
+    }
+  }
+  s.unsupported_reason = r.text("unsupported_reason", false);
+  if (const auto to = t.find("timeout_s"); to != t.end()) {
+    if (!to->is_number() || !(to->get<double>() > 0) || to->get<double>() > 86400)
+      throw InputError(file, where + ".timeout_s", json_excerpt(*to), "seconds in (0, 86400]");
+    s.timeout_s = to->get<double>();
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<ExecTwinSpec> load_twins_file(const fs::path& path) {
+  const std::string file = path.string();
+  const json doc = read_json_file(path, "the twins file");
+  return walking_json_file(file, [&] {
+    if (!doc.is_object()) throw InputError(file, "document", json_excerpt(doc), "a twins file is an object");
+    reject_unknown_keys(doc, {"schema", "description", "twins"}, file, "");
+    if (doc.value("schema", json()) != 1) throw InputError(file, "schema", doc.contains("schema") ? json_excerpt(doc["schema"]) : "(missing)", "schema 1");
+    const auto twins = doc.find("twins");
+    if (twins == doc.end() || !twins->is_array() || twins->empty())
+      throw InputError(file, "twins", twins == doc.end() ? "(missing)" : json_excerpt(*twins), "a non-empty array of twins");
+    std::vector<ExecTwinSpec> out;
+    for (std::size_t i = 0; i < twins->size(); ++i) {
+      out.push_back(parse_twin((*twins)[i], file, fmt::format("twins[{}]", i)));
+      for (std::size_t k = 0; k + 1 < out.size(); ++k)
+        if (out[k].name == out.back().name)
+          throw InputError(file, fmt::format("twins[{}].name", i), out.back().name, fmt::format("also the name of twins[{}]", k));
+    }
+    return out;
+  });
+}
+
+std::vector<fs::path> shipped_twins_files() {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(data_root() / "ci" / "twins", ec))
+    if (entry.path().extension() == ".json") out.push_back(entry.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace twinproof

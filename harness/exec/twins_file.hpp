@@ -1,0 +1,64 @@
+// Twins file (ci/twins/*.json, or a user's own with --twins FILE): external programs declared as
+// twins of a feature. twinproof hands each cell's frames to the program in a file, runs it with
+// the command template, reads its score file and judges the scores like any twin's. The format
+// is described in ci/twins/README.md.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extractors/extractor.hpp"
+#include "extractors/registry.hpp"
+#include "harness/score_files.hpp"
+
+namespace twinproof {
+
+struct ExecTwinSpec {
+  std::string name;
+  std::vector<std::string> features;  // one backend per feature
+  std::string summary;
+  BackendKind kind = BackendKind::host;
+  // How the program is found: this twinproof ("self"), a name in PATH ("program"), or a path in an
+  // environment variable ("env"; the command line's --vmaf / --libvmaf-driver set theirs).
+  enum class Locate { self, program, env } locate = Locate::program;
+  std::string locate_value;            // the program name or the variable
+  std::string missing_hint;            // appended when the program is not found
+  std::vector<std::string> command;    // argv template
+  std::vector<std::string> version_command;  // argv template printing the version; empty: none
+  std::vector<std::string> option_words;     // per option, e.g. ["--option", "{name}={value}"]
+  enum class Options { words, libvmaf, none } options = Options::words;
+  enum class Input { y4m, yuv } input = Input::y4m;
+  ScoreFileFormat output = ScoreFileFormat::libvmaf_json;
+  bool output_on_stdout = false;       // else the file {output}
+  long long frame_base = 0;            // the number the program gives the first frame
+  // Keys of the program's output: the feature's libvmaf names for the cell's options
+  // ("libvmaf"), its metric names ("twinproof"), or an explicit key -> metric map, in which case
+  // only those metrics are compared.
+  enum class Keys { libvmaf, twinproof, map } keys = Keys::twinproof;
+  std::map<std::string, std::string> key_map;
+  std::vector<int> bitdepths = {8, 10, 12, 16};
+  std::vector<Chroma> chroma = {Chroma::c400, Chroma::c420, Chroma::c422, Chroma::c444};
+  std::string unsupported_reason;      // why a bit depth or chroma format is not taken
+  double timeout_s = 300;
+  std::string file;                    // where it was declared
+};
+
+// Parses a twins file; InputError names the file, the field and the value.
+std::vector<ExecTwinSpec> load_twins_file(const std::filesystem::path& file);
+
+// The pieces register_exec_twins binds into a backend (tests use them without registering).
+Availability exec_twin_availability(const ExecTwinSpec& spec);
+std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> spec, std::string_view feature,
+                                          const ExtractorContext& ctx);
+
+// Registers each twin of the files as a backend of each of its features (UsageError for a name
+// a feature already has). Safe to call once per process.
+void register_exec_twins(const std::vector<std::filesystem::path>& files);
+
+// The twins files shipped with the data (ci/twins/*.json), in name order.
+std::vector<std::filesystem::path> shipped_twins_files();
+
+}  // namespace twinproof

@@ -1,0 +1,314 @@
+// Twins twinproof did not write: score files of other tools, the printed calibration mode, twins
+// files, exec twins end to end (twinproof itself, ffmpeg) and every way an external program can fail.
+#include <cmath>
+#include <limits>
+
+#include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
+
+#include "extractors/feature.hpp"
+#include "harness/calibrate.hpp"
+#include "harness/calibration.hpp"
+#include "harness/errors.hpp"
+#include "harness/exec/twins_file.hpp"
+#include "harness/gate.hpp"
+#include "harness/matrix.hpp"
+#include "harness/paths.hpp"
+#include "harness/score_files.hpp"
+#include "harness/vmaf_output.hpp"
+#include "tests/support.hpp"
+
+using namespace twinproof;
+using twinproof::test::run_cli;
+using twinproof::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// A table whose values need all 17 digits, a NaN and a value below 1e-6.
+ScoreTable awkward_table() {
+  ScoreTable t;
+  t.set_frames(0, 3);
+  t.put("motion", 0, 0.0);
+  t.put("motion", 1, 28.920629501342773);
+  t.put("motion", 2, 0.1 + 0.2);
+  t.put("motion2", 0, 3.4e-7);
+  t.put("motion2", 1, std::nextafter(1.0, 2.0));
+  t.put("motion2", 2, std::numeric_limits<double>::quiet_NaN());
+  return t;
+}
+
+std::string field_of_error(const std::string& text, ScoreFileFormat f) {
+  try {
+    parse_score_file(text, f, "out.file");
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "(no error)";
+}
+
+fs::path write_twins(const TempDir& dir, const std::string& twins_json) {
+  const fs::path p = dir / "twins.json";
+  test::write_file(p, R"({"schema": 1, "twins": [)" + twins_json + "]}");
+  return p;
+}
+
+// A float_motion twin run by sh: `script` gets the input as $0 and the output file as $1.
+std::string sh_twin(const std::string& name, const std::string& script, const std::string& extra = "") {
+  return fmt::format(R"({{"name": "{}", "features": ["float_motion"], "summary": "test", "executable": {{"program": "sh"}},
+    "command": ["{{exe}}", "-c", {}, "{{input}}", "{{output}}"], "options": "none", "output": {{"format": "csv"}},
+    "metrics": {{"motion": "motion"}}{}}})",
+                     name, nlohmann::json(script).dump(), extra);
+}
+
+// Runs one exec twin of a twins file over a cell, as the gate does, without registering it.
+Outcome run_exec(const ExecTwinSpec& spec, const Cell& cell) {
+  const auto shared = std::make_shared<const ExecTwinSpec>(spec);
+  Backend b{cell.feature == "motion" ? "motion" : "float_motion", "test-exec", BackendKind::host, false, "test",
+            [shared] { return exec_twin_availability(*shared); },
+            [shared, f = cell.feature](const ExtractorContext& ctx) { return make_exec_twin(shared, f, ctx); }};
+  return run_backend(b, cell, {}, 0);
+}
+
+Cell flash_cell() {
+  return filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"float_motion/cpu/flash64/8b/420/default"}).at(0);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(score_files)
+
+BOOST_AUTO_TEST_CASE(libvmaf_shapes_give_back_the_exact_doubles) {
+  const ScoreTable t = awkward_table();
+  VmafDocument doc;
+  doc.table = &t;
+  doc.columns = {{"motion", "float_motion"}, {"motion2", "float_motion2"}};
+  doc.version = "test";
+  for (const VmafFormat f : {VmafFormat::json, VmafFormat::xml, VmafFormat::csv}) {
+    const std::string text = render_vmaf(doc, f, NumberStyle::exact);
+    const ScoreFile back = parse_score_file(text, *parse_score_file_format(f == VmafFormat::json ? "json" : f == VmafFormat::xml ? "xml" : "csv"), "x");
+    BOOST_TEST(back.frames == (std::vector<long long>{0, 1, 2}));
+    for (unsigned i = 0; i < 3; ++i) {
+      BOOST_TEST(std::bit_cast<std::uint64_t>(back.values.at("float_motion").at(i)) == std::bit_cast<std::uint64_t>(*t.get("motion", i)));
+      const double m2 = back.values.at("float_motion2").at(i);
+      if (i == 2) BOOST_TEST(std::isnan(m2));  // JSON null, "nan": a value that never passes
+      else BOOST_TEST(std::bit_cast<std::uint64_t>(m2) == std::bit_cast<std::uint64_t>(*t.get("motion2", i)));
+    }
+  }
+  // A hex float is read exactly; a %.6f value is read as what it says.
+  const ScoreFile csv = parse_score_file("Frame,m,\n0,0x1.cebae6p+4,\n1,28.920630,\n", ScoreFileFormat::libvmaf_csv, "x");
+  BOOST_TEST(csv.values.at("m").at(0) == 28.920629501342773);
+  BOOST_TEST(csv.values.at("m").at(1) == 28.92063);
+  const ScoreFile ff = parse_score_file("n:1 motion:0.00\nn:2 motion:28.92\n", ScoreFileFormat::ffmpeg_vmafmotion, "x");
+  BOOST_TEST(ff.frames == (std::vector<long long>{1, 2}));
+  BOOST_TEST(ff.values.at("motion").at(2) == 28.92);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_files_name_the_field) {
+  using F = ScoreFileFormat;
+  BOOST_TEST(field_of_error("{\"frames\": 3}", F::libvmaf_json) == "frames");
+  BOOST_TEST(field_of_error(R"({"frames": [{"frameNum": 0, "metrics": {"m": "x"}}]})", F::libvmaf_json) == "frames[0].metrics.m");
+  BOOST_TEST(field_of_error(R"({"frames": [{"frameNum": 0, "metrics": {}}, {"frameNum": 0, "metrics": {}}]})", F::libvmaf_json) ==
+             "frames[1].frameNum");
+  BOOST_TEST(field_of_error("not json", F::libvmaf_json) == "document");
+  BOOST_TEST(field_of_error("<VMAF><frames><frame frameNum=\"0\" m=\"1.5x\"/></frames></VMAF>", F::libvmaf_xml) == "frames/frame[0]@m");
+  BOOST_TEST(field_of_error("<VMAF></VMAF>", F::libvmaf_xml) == "VMAF/frames");
+  BOOST_TEST(field_of_error("Frame,m,\n0,1,2,\n", F::libvmaf_csv) == "line 2");
+  BOOST_TEST(field_of_error("Frame,m,\n-1,1,\n", F::libvmaf_csv) == "line 2 Frame");
+  BOOST_TEST(field_of_error("n:1 motion=3\n", F::ffmpeg_vmafmotion) == "line 1");
+  BOOST_TEST(field_of_error("n:1 motion:\n", F::ffmpeg_vmafmotion) == "line 1 motion");
+}
+
+BOOST_AUTO_TEST_CASE(printed_mode_proves_only_what_the_text_says) {
+  const Tolerance vmaf = Tolerance::printed_as("vmaf");
+  BOOST_TEST(vmaf.describe() == "printed(vmaf)");
+  BOOST_TEST(compare_values(28.920629501342773, 28.92063, vmaf).pass);
+  BOOST_TEST(!compare_values(28.920629501342773, 28.920631, vmaf).pass);
+  BOOST_TEST(compare_values(28.920629501342773, 28.920631, vmaf).note == "the reference prints as 28.920630");
+  BOOST_TEST(compare_values(3.4e-7, 0.0000003400000000, vmaf).pass);  // %.16f below 1e-6
+  BOOST_TEST(!compare_values(std::nan(""), std::nan(""), vmaf).pass);
+  BOOST_TEST(compare_values(28.92063, 28.92, Tolerance::printed_as("%.2f")).pass);
+  BOOST_TEST(!compare_values(28.8877, 28.90, Tolerance::printed_as("%.2f")).pass);
+  BOOST_CHECK_THROW(Tolerance::printed_as("%n"), std::invalid_argument);
+  BOOST_CHECK_THROW(Tolerance::printed_as("%.6f%s"), std::invalid_argument);
+  BOOST_TEST(Tolerance::printed_as("%.6f").looser_than(Tolerance::exact()));
+  BOOST_TEST(Tolerance::at_places(4).looser_than(Tolerance::printed_as("vmaf")));
+  // In the table: a printed row names its format; nothing else has one.
+  const auto load_row = [](const std::string& row) {
+    try {
+      Calibration::from_json(nlohmann::json::parse(R"({"rows":[)" + row + "]}"), "t.json");
+    } catch (const InputError& e) {
+      return e.field();
+    }
+    return std::string("(loaded)");
+  };
+  const std::string key = R"("feature":"float_motion","reference":"cpu","twin":"vmaf","reason":"r","provenance":{"by":"t"},)";
+  BOOST_TEST(load_row("{" + key + R"("mode":"printed","format":"vmaf"})") == "(loaded)");
+  BOOST_TEST(load_row("{" + key + R"("mode":"printed"})") == "rows[0].format");
+  BOOST_TEST(load_row("{" + key + R"("mode":"printed","format":"%s"})") == "rows[0].format");
+  BOOST_TEST(load_row("{" + key + R"("mode":"exact","format":"vmaf"})") == "rows[0].format");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(exec_twins)
+
+BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
+  TempDir dir;
+  const auto field_of = [&](const std::string& twin) {
+    try {
+      load_twins_file(write_twins(dir, twin));
+    } catch (const InputError& e) {
+      return e.field() + " " + e.value();
+    }
+    return std::string("(loaded)");
+  };
+  BOOST_TEST(field_of(sh_twin("ok", "true")) == "(loaded)");
+  BOOST_TEST(field_of(sh_twin("Bad Name", "true")) == "twins[0].name Bad Name");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "timeout_s": -1)")) == "twins[0].timeout_s -1");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "bitdepths": [9])")) == "twins[0].bitdepths 9");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "colour": 1)")) == "twins[0].colour colour");
+  BOOST_TEST(contains(field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
+    "command": ["{exe}", "{inptu}", "{output}"], "output": {"format": "csv"}})"), "twins[0].command[1] {inptu}"));
+  BOOST_TEST(field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
+    "command": ["{exe}", "{output}"], "output": {"format": "csv"}})") == "twins[0].command 2 words");
+  BOOST_TEST(field_of(R"({"name": "x", "features": ["psnr"], "summary": "s", "executable": {"program": "sh"},
+    "command": ["{input}", "{output}"], "output": {"format": "csv"}})") == "twins[0].features[0] \"psnr\"");
+  const std::string bad_metric = field_of(sh_twin("x", "true", R"(, "metrics": {"m": "motion9"})"));
+  BOOST_TEST(bad_metric == "twins[0].metrics.m motion9");
+  BOOST_TEST(field_of(sh_twin("x", "true") + "," + sh_twin("x", "true")) == "twins[1].name x");
+}
+
+BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
+  TempDir dir;
+  const Cell cell = flash_cell();  // 8 frames
+  const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
+  const auto spec = [&](const std::string& script, const std::string& extra = "") {
+    return load_twins_file(write_twins(dir, sh_twin("t", script, extra))).at(0);
+  };
+  const auto outcome = [&](const std::string& script, const std::string& extra = "") { return run_exec(spec(script, extra), cell); };
+
+  // Scores every frame: 8 lines of motion 0 are a real (wrong) answer, compared value by value.
+  const Outcome zeros = outcome(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)");
+  BOOST_REQUIRE(zeros.kind == Outcome::Kind::scores);
+  BOOST_TEST(zeros.table.frames() == 8u);
+  BOOST_TEST((zeros.judged_metrics == std::vector<std::string>{"motion"}));
+  BOOST_TEST(contains(zeros.provenance.back().second + zeros.provenance[2].second, "sh -c"));
+
+  const Outcome exit3 = outcome("echo broken >&2; exit 3");
+  BOOST_TEST((exit3.kind == Outcome::Kind::tool_failed));
+  BOOST_TEST(contains(exit3.message, "exited with status 3"));
+  BOOST_TEST(contains(exit3.message, "it said: broken"));
+  const Outcome short_run = outcome(R"(printf 'Frame,motion,\n0,0,\n' > "$1")");
+  BOOST_TEST((short_run.kind == Outcome::Kind::error));
+  BOOST_TEST(contains(short_run.message, "scored 1 frame(s) of the 8 it was given"));
+  const Outcome other_key = outcome(R"(printf 'Frame,other,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)");
+  BOOST_TEST((other_key.kind == Outcome::Kind::error));
+  BOOST_TEST(contains(other_key.message, "lacks motion"));
+  const Outcome garbage = outcome(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,zero," >> "$1"; done)");
+  BOOST_TEST((garbage.kind == Outcome::Kind::error));
+  BOOST_TEST(contains(garbage.message, "not a number"));
+  const Outcome slow = outcome("sleep 20", R"(, "timeout_s": 0.3)");
+  BOOST_TEST((slow.kind == Outcome::Kind::timeout));
+  BOOST_TEST(slow.seconds < 10);
+  const Outcome narrow = outcome("true", R"(, "bitdepths": [10])");
+  BOOST_TEST((narrow.kind == Outcome::Kind::not_supported));
+  BOOST_TEST(contains(narrow.message, "does not take 8-bit input"));
+
+  // Judged: a program's failure is an error where the reference scores...
+  const Outcome ref = run_backend(*find_backend("float_motion", "cpu"), cell, {}, 0);
+  Cell parity = cell;
+  parity.kind = CellKind::parity;
+  parity.twin = "vmaf";  // any twin with a row
+  BOOST_TEST(judge_parity(parity, ref, exit3, table, "2026-12-03").status == CellStatus::error);
+  BOOST_TEST(judge_parity(parity, ref, narrow, table, "2026-12-03").status == CellStatus::not_supported);
+  const CellResult wrong = judge_parity(parity, ref, zeros, table, "2026-12-03");
+  BOOST_TEST(wrong.status == CellStatus::fail);
+  BOOST_TEST(contains(wrong.detail, "(the twin reports motion only)"));
+  BOOST_TEST(wrong.twin_provenance.contains("sha256"));
+  // ...and its refusal where the reference refuses.
+  Outcome refused = ref;
+  refused.kind = Outcome::Kind::refused;
+  refused.message = "no";
+  BOOST_TEST(judge_parity(parity, refused, exit3, table, "2026-12-03").status == CellStatus::pass);
+}
+
+BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
+  TempDir dir;
+  const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",
+                          "*/exec-self/*", "--quiet", "--report-dir", (dir / "r").string()});
+  BOOST_TEST(r.rc == 0, r.out << r.err);
+  const auto records = read_results(dir / "r" / "results.jsonl");
+  std::size_t pass = 0, refusals = 0;
+  for (const CellResult& c : records) {
+    BOOST_TEST(c.status == CellStatus::pass, c.cell.id << ": " << c.detail);
+    pass += c.status == CellStatus::pass;
+    refusals += contains(c.detail, "both refuse");
+    BOOST_TEST(c.twin_provenance.value("sha256", "").size() == 64u);
+    BOOST_TEST(contains(c.twin_provenance.value("version", ""), "twinproof"));
+  }
+  BOOST_TEST(pass >= 90u);
+  BOOST_TEST(refusals >= 10u);
+  BOOST_TEST(contains(test::read_file(dir / "r" / "results.jsonl"), "\"per_metric\""));
+}
+
+BOOST_AUTO_TEST_CASE(a_users_twins_file_gates_a_program_and_calibrate_proposes_its_row) {
+  TempDir dir;
+  // A twin that prints motion rounded to two decimals (what ffmpeg's vmafmotion does), built from
+  // twinproof's own score: judged exact it fails; calibrate proposes the places that held.
+  const std::string script = R"("$TWINPROOF_SELF" score "$0" --feature float_motion --csv --output - | awk -F, 'NR==1{print "Frame,motion,"} NR>1{printf "%d,%.2f,\n", $1, $2}' > "$1")";
+  write_twins(dir, sh_twin("rounded", script));
+  test::write_file(dir / "matrix.json", R"({"schema": 2, "name": "rounded", "feature": "float_motion", "reference": "cpu",
+    "option_sets": {"default": {}}, "axes": {"twin": ["rounded"], "vector": ["pan576", "flash64"], "bitdepth": ["native"],
+    "chroma": ["native"], "options": ["default"]}, "include": [], "exclude": []})");
+  nlohmann::json table = nlohmann::json::parse(test::read_file(data_root() / "ci" / "calibration.json"));
+  table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", "rounded"}, {"mode", "exact"},
+                           {"reason", "test"}, {"provenance", {{"by", "test"}}}});
+  test::write_file(dir / "table.json", table.dump());
+  const std::string self = TWINPROOF_BIN;
+  const std::string env = "TWINPROOF_SELF=" + self;
+  ::putenv(const_cast<char*>(env.c_str()));
+  const auto gate = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
+                             "--calibration", (dir / "table.json").string(), "--quiet", "--report-dir", (dir / "r").string()});
+  BOOST_TEST(gate.rc == 1, gate.out << gate.err);  // exact fails: two decimals are not the double
+  const auto cal = run_cli({"calibrate", (dir / "r").string(), "--calibration", (dir / "table.json").string(), "--output",
+                            (dir / "proposed.json").string()});
+  BOOST_TEST(cal.rc == 0, cal.out << cal.err);
+  BOOST_TEST(contains(cal.out, "LOOSER   float_motion rounded vs cpu: exact -> places=1"), cal.out);
+  const Calibration proposed = Calibration::load(dir / "proposed.json");
+  BOOST_TEST(proposed.find("float_motion", "cpu", "rounded", "motion", "")->tolerance.describe() == "places=1");
+  BOOST_TEST(!contains(test::read_file(data_root() / "ci" / "calibration.json"), "rounded"));  // the shipped table is untouched
+  const auto again = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
+                              "--calibration", (dir / "proposed.json").string(), "--quiet", "--report-dir", (dir / "r2").string()});
+  BOOST_TEST(again.rc == 0, again.out << again.err);
+  // Nothing compared, nothing proposed: calibrate says so and exits 2.
+  test::write_file(dir / "empty" / "results.jsonl", "");
+  BOOST_TEST(run_cli({"calibrate", (dir / "empty").string()}).rc == 2);
+}
+
+BOOST_AUTO_TEST_CASE(ffmpegs_vmafmotion_is_judged_by_its_calibrated_row) {
+  if (find_backend("float_motion", "ffmpeg-vmafmotion") == nullptr) register_exec_twins(shipped_twins_files());
+  const Availability a = find_backend("float_motion", "ffmpeg-vmafmotion")->availability();
+  if (!a.available) {
+    BOOST_TEST_MESSAGE("skipped: " << a.reason);
+    return;
+  }
+  TempDir dir;
+  const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",
+                          "*/ffmpeg-vmafmotion/*", "--quiet", "--report-dir", (dir / "r").string()});
+  BOOST_TEST(r.rc == 0, r.out << r.err);
+  std::size_t pass = 0, waived = 0, unsupported = 0;
+  for (const CellResult& c : read_results(dir / "r" / "results.jsonl")) {
+    pass += c.status == CellStatus::pass;
+    waived += c.status == CellStatus::waived;
+    unsupported += c.status == CellStatus::not_supported;
+    if (c.status == CellStatus::pass) BOOST_TEST(c.tolerance == "places=1");
+  }
+  BOOST_TEST(pass >= 6u);
+  BOOST_TEST(waived == 1u);        // tiny3: narrower than the filter
+  BOOST_TEST(unsupported >= 2u);   // 4:0:0, 12- and 16-bit clips
+}
+
+BOOST_AUTO_TEST_SUITE_END()
