@@ -165,7 +165,7 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
       p.evidence = m;
       p.current = row_with_key(table, m);
       // A metric or device row is judged against the general row's tolerance when it has none.
-      const CalibrationRow* judged_by = p.current ? p.current : table.find(feature, reference, twin, m.metric, m.compute_capability);
+      const CalibrationRow* judged_by = p.current ? p.current : table.find(m.feature, m.reference, m.twin, m.metric, m.compute_capability);
       p.tolerance = supported(m, judged_by, margin, p.why);
       return p;
     };
