@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: set up, build, fetch the real-content vectors, check every golden bit for bit,
-# then run the gate over ci/matrices/gate.json. Extra arguments go to the gate (e.g.
+# then run the gate over ci/matrices/gate.json and the exec twins' ci/matrices/exec.json. Extra arguments go to the gate (e.g.
 # --require cuda on a GPU runner); a --shard I/N among them shards the goldens check too.
 # Reports: build/ci/gate-report/.
 set -euo pipefail
@@ -18,3 +18,6 @@ build=$(bash scripts/build.sh ci)
 "$build/harness/twinproof" vectors fetch
 "$build/harness/twinproof" goldens check "${goldens_args[@]}"
 "$build/harness/twinproof" gate --report-dir "$build/gate-report" "$@"
+# Programs twinproof did not write (ci/twins/): itself as an external program (exact), ffmpeg's
+# vmafmotion (calibrated), the vmaf tool when --vmaf or TWINPROOF_VMAF names one.
+"$build/harness/twinproof" gate --matrix ci/matrices/exec.json --report-dir "$build/exec-report" "$@"

@@ -151,6 +151,24 @@ BOOST_AUTO_TEST_CASE(printed_mode_proves_only_what_the_text_says) {
   BOOST_TEST(load_row("{" + key + R"("mode":"exact","format":"vmaf"})") == "rows[0].format");
 }
 
+BOOST_AUTO_TEST_CASE(compare_judges_two_files_with_the_gates_rules) {
+  TempDir dir;
+  test::write_file(dir / "a.csv", "Frame,motion,\n0,0,\n1,28.920629501342773,\n");
+  test::write_file(dir / "b.json", R"({"frames": [{"frameNum": 0, "metrics": {"motion": 0}}, {"frameNum": 1, "metrics": {"motion": 28.92063}}]})");
+  test::write_file(dir / "c.txt", "n:0 motion:0.00\nn:1 motion:28.92\n");
+  const std::string a = (dir / "a.csv").string(), b = (dir / "b.json").string(), c = (dir / "c.txt").string();
+  const auto exact = run_cli({"compare", a, b});
+  BOOST_TEST(exact.rc == 1);
+  BOOST_TEST(contains(exact.out, "frame 1 motion: expected 28.920629501342773 (0x1.cebae6p+4), got 28.920629999999999"), exact.out);
+  BOOST_TEST(contains(exact.out, "FAIL: 1 of 2 values differ"));
+  BOOST_TEST(run_cli({"compare", a, b, "--tolerance", "printed=vmaf"}).rc == 0);
+  BOOST_TEST(run_cli({"compare", a, b, "--tolerance", "places=6"}).rc == 0);
+  BOOST_TEST(run_cli({"compare", a, c, "--tolerance", "places=2"}).rc == 2);  // .txt: the format is not known
+  BOOST_TEST(run_cli({"compare", a, c, "--format", "vmafmotion"}).rc == 2);    // a.csv is not a vmafmotion file
+  BOOST_TEST(run_cli({"compare", a, b, "--tolerance", "places=0"}).rc == 2);
+  BOOST_TEST(run_cli({"compare", a, (dir / "none.json").string()}).rc == 2);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(exec_twins)

@@ -21,6 +21,7 @@ void add_goldens(CLI::App& app, int& rc);
 void add_bench(CLI::App& app, int& rc);
 void add_gate(CLI::App& app, int& rc);  // gate, merge, report
 void add_repro(CLI::App& app, int& rc);
+void add_compare(CLI::App& app, int& rc);
 
 // Shared helpers.
 OptionList parse_option_flags(const std::vector<std::string>& flags);  // NAME=VALUE

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   cli::add_bench(app, rc);
   cli::add_gate(app, rc);
   cli::add_repro(app, rc);
+  cli::add_compare(app, rc);
   cli::harden_numeric_options(app);
   app.parse_complete_callback([&] {
     if (!vmaf_tool.empty()) ::setenv("TWINPROOF_VMAF", vmaf_tool.c_str(), 1);
