@@ -108,7 +108,8 @@ void parse_options(std::span<const OptionSpec> table, const OptionList& given, v
   }
 }
 
-std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options) {
+std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options,
+                                LibvmafKey which) {
   const LibvmafName* name = nullptr;
   for (const LibvmafName& n : feature.libvmaf_names)
     if (n.metric == metric) name = &n;
@@ -129,6 +130,7 @@ std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_vi
     suffixes[spec->name] = spec->type == OptionType::integer ? fmt::format("_{}_{}", key, static_cast<int>(v))
                                                               : fmt::format("_{}_{}", key, fmt::sprintf("%g", v));
   }
+  if (which == LibvmafKey::collector && suffixes.empty()) return std::string(name->feature_name);
   std::string out(name->alias.empty() ? name->feature_name : name->alias);
   for (const auto& [option, suffix] : suffixes) out += suffix;
   return out;

@@ -99,7 +99,12 @@ struct FeatureDescriptor {
 // alias (else the name) followed, in the order of the options' names, by `_<alias>` for each
 // boolean and `_<alias>_<value>` for each number (%d, or %g of a double) that is not at its
 // default. Throws ConfigError for a metric the feature does not have.
-std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options);
+// `collector`: the key libvmaf's feature collector stores the score under instead (what
+// vmaf_feature_score_at_index takes): the same with options off their defaults, libvmaf's
+// feature name (never the alias) with every option at its default.
+enum class LibvmafKey { output, collector };
+std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options,
+                                LibvmafKey key = LibvmafKey::output);
 
 // Every registered feature (extractors/features.inc), in registration order.
 std::span<const FeatureDescriptor* const> features();

@@ -16,6 +16,7 @@ std::string_view to_string(FaultKind k) {
     case FaultKind::device: return "device";
     case FaultKind::timeout: return "timeout";
     case FaultKind::tool: return "tool";
+    case FaultKind::tool_error: return "tool error";
     case FaultKind::no_memory: return "out of memory";
     case FaultKind::output: return "output";
     case FaultKind::internal: return "internal";
@@ -51,7 +52,7 @@ Fault classify_fault(std::exception_ptr e) {
   } catch (const TimeoutError& x) {
     return {FaultKind::timeout, x.what()};
   } catch (const ToolFailed& x) {
-    return {FaultKind::tool, escape_control(x.what())};
+    return {x.may_refuse ? FaultKind::tool : FaultKind::tool_error, escape_control(x.what())};
   } catch (const std::bad_alloc&) {
     return {FaultKind::no_memory, "out of memory"};
   } catch (const std::system_error& x) {

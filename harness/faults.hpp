@@ -18,9 +18,13 @@ struct TimeoutError : std::runtime_error {
 // An external program (an exec twin's) that ended with a non-zero status or could not start.
 // What it means depends on the reference: where the reference refuses the configuration, the
 // program's failure is its refusal; where the reference scores, it is an error.
+// `may_refuse` is false for an exit status the twins file says is not a refusal (a usage error
+// of the program): that is an error whatever the reference does.
 struct ToolFailed : std::runtime_error {
-  ToolFailed(int status, const std::string& message) : std::runtime_error(message), status(status) {}
+  ToolFailed(int status, const std::string& message, bool may_refuse = true)
+      : std::runtime_error(message), status(status), may_refuse(may_refuse) {}
   int status;
+  bool may_refuse;
 };
 
 enum class FaultKind {
@@ -30,7 +34,8 @@ enum class FaultKind {
   input,        // InputError: a file the harness cannot read or trust
   device,       // DeviceError: the device or its runtime failed
   timeout,      // TimeoutError
-  tool,         // ToolFailed: an exec twin's program failed
+  tool,         // ToolFailed: an exec twin's program failed (its refusal, where the reference refuses)
+  tool_error,   // ToolFailed that cannot be a refusal
   no_memory,    // std::bad_alloc
   output,       // std::system_error from a write (a full disk, a closed pipe)
   internal,     // anything else: a bug

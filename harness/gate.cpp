@@ -62,7 +62,7 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
     switch (f.kind) {
       case FaultKind::refused: o.kind = Outcome::Kind::refused; break;
       case FaultKind::timeout: o.kind = Outcome::Kind::timeout; break;
-      case FaultKind::tool: o.kind = Outcome::Kind::tool_failed; break;
+      case FaultKind::tool: o.kind = Outcome::Kind::tool_failed; break;  // tool_error: an error
       case FaultKind::unavailable: o.kind = Outcome::Kind::not_supported; break;
       default: o.kind = Outcome::Kind::error; break;
     }

@@ -329,4 +329,30 @@ BOOST_AUTO_TEST_CASE(ffmpegs_vmafmotion_is_judged_by_its_calibrated_row) {
   BOOST_TEST(unsupported >= 2u);   // 4:0:0, 12- and 16-bit clips
 }
 
+BOOST_AUTO_TEST_CASE(a_libvmaf_build_through_the_driver_equals_the_reference_where_it_scores) {
+  const char* driver = std::getenv("TWINPROOF_LIBVMAF_DRIVER");
+  if (driver == nullptr || *driver == '\0') {
+    BOOST_TEST_MESSAGE("skipped: TWINPROOF_LIBVMAF_DRIVER is not set (scripts/build-libvmaf.sh SRC OUT builds a driver)");
+    return;
+  }
+  TempDir dir;
+  const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",
+                          "*/libvmaf/*", "--quiet", "--report-dir", (dir / "r").string()});
+  // The run is complete (every selected cell has a verdict), whatever libvmaf's refusals made it.
+  const auto records = read_results(dir / "r" / "results.jsonl");
+  const std::string cells = test::read_file(dir / "r" / "cells.txt");
+  BOOST_TEST(records.size() == static_cast<std::size_t>(std::count(cells.begin(), cells.end(), '\n')), r.err);
+  std::size_t scored = 0;
+  for (const CellResult& c : records) {
+    // Where the reference refuses, libvmaf's answer is reported as it is (a finding, not this
+    // test's question); where it scores, the driver must give the same doubles.
+    if (contains(c.detail, "the reference refuses") || contains(c.detail, "reference:")) continue;
+    if (c.status == CellStatus::error && contains(c.detail, "without a single score")) continue;
+    ++scored;
+    BOOST_TEST(c.status == CellStatus::pass, c.cell.id << ": " << c.detail);
+    if (c.status == CellStatus::pass && !contains(c.detail, "both refuse")) BOOST_TEST(c.tolerance == "exact");
+  }
+  BOOST_TEST(scored >= 40u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -131,6 +131,11 @@ class ExecTwin final : public Extractor {
       for (const std::string& m : reference->metrics())
         if (s.keys != ExecTwinSpec::Keys::map || mapped(m)) metrics_.push_back(m);
     } catch (const ConfigError&) {
+      // The program is asked for every metric the feature has, so that it is invoked as for any
+      // configuration and its own refusal (or its scores) is what the cell sees.
+      reference_refuses_ = true;
+      for (std::string_view m : feature_.metrics)
+        if (s.keys != ExecTwinSpec::Keys::map || mapped(std::string(m))) metrics_.emplace_back(m);
     }
     char templ[] = "/tmp/twinproof-exec-XXXXXX";
     if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && *tmp != '\0') {
@@ -179,8 +184,14 @@ class ExecTwin final : public Extractor {
     if (done.status != 0) {
       std::string said = file_tail(run.stderr_file);
       if (said.empty()) said = file_tail(dir_ / "stdout.txt");
-      throw ToolFailed(done.status, fmt::format("{} exited with status {}: {}{}", s.name, done.status, shell_words(argv_),
-                                                said.empty() ? " (it printed nothing)" : "; it said: " + said));
+      if (done.status == s.unsupported_exit)
+        throw BackendUnavailable("twin", s.name, fmt::format("{} cannot run here: {}", s.name, said.empty() ? "(it printed nothing)" : said));
+      const bool may_refuse = s.refusal_exits.empty() ||
+                              std::find(s.refusal_exits.begin(), s.refusal_exits.end(), done.status) != s.refusal_exits.end();
+      throw ToolFailed(done.status,
+                       fmt::format("{} exited with status {}: {}{}", s.name, done.status, shell_words(argv_),
+                                   said.empty() ? " (it printed nothing)" : "; it said: " + said),
+                       may_refuse);
     }
     emit(read_score_file(output.string(), s.output), output.string(), sink);
   }
@@ -215,8 +226,20 @@ class ExecTwin final : public Extractor {
         for (const std::string& m : metrics_) out.emplace_back(m, m);
         break;
       case ExecTwinSpec::Keys::libvmaf:
-        for (const std::string& m : metrics_) out.emplace_back(libvmaf_metric_name(feature_, m, options_), m);
+      case ExecTwinSpec::Keys::libvmaf_collector: {
+        const LibvmafKey which = spec_->keys == ExecTwinSpec::Keys::libvmaf ? LibvmafKey::output : LibvmafKey::collector;
+        for (const std::string& m : metrics_) {
+          std::string key;
+          try {
+            key = libvmaf_metric_name(feature_, m, options_, which);
+          } catch (const ConfigError&) {
+            if (!reference_refuses_) throw;
+            key = libvmaf_metric_name(feature_, m, {}, which);
+          }
+          out.emplace_back(key, m);
+        }
         break;
+      }
       case ExecTwinSpec::Keys::map:
         for (const auto& [key, m] : spec_->key_map)
           if (std::find(metrics_.begin(), metrics_.end(), m) != metrics_.end()) out.emplace_back(key, m);
@@ -255,6 +278,11 @@ class ExecTwin final : public Extractor {
     };
     std::vector<std::string> argv;
     for (const std::string& w : words) {
+      if (w == "{metrics}") {
+        for (const auto& [key, metric] : keys())
+          for (const std::string& mw : spec_->metric_words) argv.push_back(fill(mw, {{"key", key}}));
+        continue;
+      }
       if (w != "{options}") {
         argv.push_back(fill(w, values));
         continue;
@@ -297,8 +325,16 @@ class ExecTwin final : public Extractor {
         throw InputError(file, "frame", std::to_string(n),
                          fmt::format("{} numbers a frame outside {}..{} (the frames it was given)", s.name, s.frame_base,
                                      s.frame_base + static_cast<long long>(frames_) - 1));
+    if (scores.values.empty() || std::all_of(scores.values.begin(), scores.values.end(), [](const auto& kv) { return kv.second.empty(); }))
+      throw InputError(file, "metrics", "(none)",
+                       fmt::format("{} exited 0 without a single score under the keys it was asked for: neither scores nor a "
+                                   "refusal",
+                                   s.name));
     for (const auto& [key, metric] : keys()) {
       const auto column = scores.values.find(key);
+      // Where the reference refuses, whatever the program scored makes the cell fail; a metric
+      // it left out is not the question then.
+      if (column == scores.values.end() && reference_refuses_) continue;
       if (column == scores.values.end())
         throw InputError(file, "metrics", key,
                          fmt::format("{}'s output lacks {} (metric {} of this configuration); it has: {}", s.name, key, metric,
@@ -320,6 +356,7 @@ class ExecTwin final : public Extractor {
   Format fmt_;
   OptionList options_;
   std::vector<std::string> metrics_;
+  bool reference_refuses_ = false;  // then keys are named as for the default options when the given ones do not parse
   fs::path exe_, dir_, input_;
   std::unique_ptr<FrameWriter> writer_;
   Frame frame_;

@@ -21,7 +21,7 @@ namespace {
 // when a cell runs.
 const std::vector<std::string_view> kPlaceholders = {"exe",    "input",  "output", "width",   "height",  "bitdepth",
                                                      "pixfmt", "chroma", "frames", "feature", "options", "vmaf_options",
-                                                     "device", "name",   "value"};
+                                                     "device", "name",   "value",        "metrics",      "key"};
 
 struct Reader {
   const std::string& file;
@@ -62,15 +62,17 @@ struct Reader {
       if (std::find(kPlaceholders.begin(), kPlaceholders.end(), name) == kPlaceholders.end())
         throw InputError(file, field, word, fmt::format("unknown placeholder {{{}}} (known: {})", name, fmt::join(kPlaceholders, ", ")));
     }
-    if (word.find("{options}") != std::string::npos && word != "{options}")
-      throw InputError(file, field, word, "{options} stands alone as a word (it expands to the option words)");
+    for (const char* alone : {"{options}", "{metrics}"})
+      if (word.find(alone) != std::string::npos && word != alone)
+        throw InputError(file, field, word, fmt::format("{} stands alone as a word (it expands to several words)", alone));
   }
 };
 
 ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
   if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
   reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
-                          "input", "output", "frame_base", "metrics", "bitdepths", "chroma", "unsupported_reason", "timeout_s"},
+                          "input", "output", "frame_base", "metrics", "metric_words", "bitdepths", "chroma", "unsupported_reason",
+                          "unsupported_exit", "refusal_exits", "timeout_s"},
                       file, where);
   const Reader r{file, t, where};
   ExecTwinSpec s;
@@ -155,8 +157,9 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   if (metrics == t.end() || metrics->is_string()) {
     const std::string keys = metrics == t.end() ? "twinproof" : metrics->get<std::string>();
     if (keys == "libvmaf") s.keys = ExecTwinSpec::Keys::libvmaf;
+    else if (keys == "libvmaf-collector") s.keys = ExecTwinSpec::Keys::libvmaf_collector;
     else if (keys == "twinproof") s.keys = ExecTwinSpec::Keys::twinproof;
-    else throw InputError(file, where + ".metrics", keys, "\"libvmaf\", \"twinproof\" or an object mapping the program's keys to metrics");
+    else throw InputError(file, where + ".metrics", keys, "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or an object mapping the program's keys to metrics");
   } else if (metrics->is_object() && !metrics->empty()) {
     s.keys = ExecTwinSpec::Keys::map;
     for (const auto& [key, metric] : metrics->items()) {
@@ -189,7 +192,21 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       s.chroma.push_back(*parsed_chroma);
     }
   }
+  if (t.contains("metric_words")) s.metric_words = r.words("metric_words", true);
   s.unsupported_reason = r.text("unsupported_reason", false);
+  if (const auto re = t.find("refusal_exits"); re != t.end()) {
+    if (!re->is_array() || re->empty()) throw InputError(file, where + ".refusal_exits", json_excerpt(*re), "a non-empty array of exit statuses");
+    for (const json& v : *re) {
+      if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 125)
+        throw InputError(file, where + ".refusal_exits", json_excerpt(v), "an exit status in [1, 125]");
+      s.refusal_exits.push_back(v.get<int>());
+    }
+  }
+  if (const auto u = t.find("unsupported_exit"); u != t.end()) {
+    if (!u->is_number_integer() || u->get<long long>() < 1 || u->get<long long>() > 125)
+      throw InputError(file, where + ".unsupported_exit", json_excerpt(*u), "an exit status in [1, 125]");
+    s.unsupported_exit = u->get<int>();
+  }
   if (const auto to = t.find("timeout_s"); to != t.end()) {
     if (!to->is_number() || !(to->get<double>() > 0) || to->get<double>() > 86400)
       throw InputError(file, where + ".timeout_s", json_excerpt(*to), "seconds in (0, 86400]");

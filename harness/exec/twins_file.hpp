@@ -37,11 +37,19 @@ struct ExecTwinSpec {
   // Keys of the program's output: the feature's libvmaf names for the cell's options
   // ("libvmaf"), its metric names ("twinproof"), or an explicit key -> metric map, in which case
   // only those metrics are compared.
-  enum class Keys { libvmaf, twinproof, map } keys = Keys::twinproof;
+  // "libvmaf-collector": the keys libvmaf's feature collector stores scores under (what the
+  // libvmaf driver is asked for with {metrics}).
+  enum class Keys { libvmaf, libvmaf_collector, twinproof, map } keys = Keys::twinproof;
+  // A template word "{metrics}" expands to these words for each key the cell needs ({key}).
+  std::vector<std::string> metric_words = {"--metric", "{key}"};
   std::map<std::string, std::string> key_map;
   std::vector<int> bitdepths = {8, 10, 12, 16};
   std::vector<Chroma> chroma = {Chroma::c400, Chroma::c420, Chroma::c422, Chroma::c444};
   std::string unsupported_reason;      // why a bit depth or chroma format is not taken
+  int unsupported_exit = -1;
+  // The exit statuses that are the program's refusal of a configuration (empty: any non-zero
+  // one); any other non-zero status is an error.
+  std::vector<int> refusal_exits;           // the exit status by which the program says "not supported here"
   double timeout_s = 300;
   std::string file;                    // where it was declared
 };

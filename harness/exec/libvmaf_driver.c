@@ -1,0 +1,196 @@
+/* twinproof's libvmaf driver: runs one feature of any libvmaf build (upstream or a fork) through
+ * libvmaf's public API over a raw planar clip, on the CPU or, built with -DTWINPROOF_DRIVER_CUDA
+ * against a libvmaf with CUDA, through libvmaf's CUDA state, and prints every requested score of
+ * every frame as a hex float (%a), which reads back as the exact double. It is the exec twin
+ * `libvmaf` / `libvmaf-cuda` (ci/twins/libvmaf.json); scripts/build-libvmaf.sh builds it.
+ *
+ *   twinproof-libvmaf-driver --input FILE --width W --height H --bitdepth B --chroma 420|422|444|400
+ *       --feature NAME [--option KEY=VALUE]... --metric KEY [--metric KEY]... [--cuda]
+ *
+ * The clip is given as both reference and distorted picture (the motion features read one clip).
+ * A KEY is the name libvmaf's feature collector stores a score under. Output (stdout):
+ *   Frame,KEY1,KEY2,
+ *   0,0x1.cebae6p+4,0x0p+0,
+ * A score libvmaf does not have for a frame is an empty field. Exit status: 0 scored; 1 libvmaf
+ * refused or failed (its words on stderr); 2 bad arguments or input; 3 this build cannot do what
+ * was asked (--cuda without CUDA): the twin is not supported here. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libvmaf/libvmaf.h>
+#ifdef TWINPROOF_DRIVER_CUDA
+#include <libvmaf/libvmaf_cuda.h>
+#endif
+
+#define MAX_ITEMS 64
+
+static void usage(const char *why) {
+  fprintf(stderr, "twinproof-libvmaf-driver: %s\n", why);
+  exit(2);
+}
+
+static unsigned number(const char *flag, const char *text) {
+  char *end = NULL;
+  errno = 0;
+  const unsigned long v = strtoul(text, &end, 10);
+  if (errno || end == text || *end != '\0' || v == 0 || v > 65536) {
+    fprintf(stderr, "twinproof-libvmaf-driver: %s '%s': expected a positive integer\n", flag, text);
+    exit(2);
+  }
+  return (unsigned)v;
+}
+
+static void check(int err, const char *what) {
+  if (err) {
+    fprintf(stderr, "twinproof-libvmaf-driver: %s failed: %s (%d)\n", what, strerror(err < 0 ? -err : err), err);
+    exit(1);
+  }
+}
+
+int main(int argc, char **argv) {
+  const char *input = NULL, *feature = NULL, *chroma = "420";
+  unsigned width = 0, height = 0, bitdepth = 8, n_options = 0, n_metrics = 0;
+  const char *options[MAX_ITEMS], *metrics[MAX_ITEMS];
+  int cuda = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--cuda")) {
+      cuda = 1;
+      continue;
+    }
+    if (!strcmp(a, "--version")) {
+      printf("twinproof-libvmaf-driver, libvmaf %s%s\n", vmaf_version(),
+#ifdef TWINPROOF_DRIVER_CUDA
+             " (built with CUDA)"
+#else
+             ""
+#endif
+      );
+      return 0;
+    }
+    if (i + 1 >= argc) usage("every flag but --cuda and --version takes a value");
+    const char *v = argv[++i];
+    if (!strcmp(a, "--input")) input = v;
+    else if (!strcmp(a, "--width")) width = number(a, v);
+    else if (!strcmp(a, "--height")) height = number(a, v);
+    else if (!strcmp(a, "--bitdepth")) bitdepth = number(a, v);
+    else if (!strcmp(a, "--chroma")) chroma = v;
+    else if (!strcmp(a, "--feature")) feature = v;
+    else if (!strcmp(a, "--option")) {
+      if (n_options == MAX_ITEMS) usage("too many --option");
+      options[n_options++] = v;
+    } else if (!strcmp(a, "--metric")) {
+      if (n_metrics == MAX_ITEMS) usage("too many --metric");
+      metrics[n_metrics++] = v;
+    } else {
+      fprintf(stderr, "twinproof-libvmaf-driver: unknown flag '%s'\n", a);
+      return 2;
+    }
+  }
+  if (!input || !feature || !width || !height || !n_metrics) usage("--input, --width, --height, --feature and --metric are required");
+  if (bitdepth != 8 && bitdepth != 10 && bitdepth != 12 && bitdepth != 16) usage("--bitdepth is 8, 10, 12 or 16");
+  enum VmafPixelFormat pix_fmt;
+  unsigned ss_x = 1, ss_y = 1;
+  if (!strcmp(chroma, "420")) pix_fmt = VMAF_PIX_FMT_YUV420P;
+  else if (!strcmp(chroma, "422")) pix_fmt = VMAF_PIX_FMT_YUV422P, ss_y = 0;
+  else if (!strcmp(chroma, "444")) pix_fmt = VMAF_PIX_FMT_YUV444P, ss_x = 0, ss_y = 0;
+  else if (!strcmp(chroma, "400")) pix_fmt = VMAF_PIX_FMT_YUV400P;
+  else usage("--chroma is 420, 422, 444 or 400");
+#ifndef TWINPROOF_DRIVER_CUDA
+  if (cuda) {
+    fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this driver was built without CUDA (build it with scripts/build-libvmaf.sh --cuda)\n");
+    return 3;
+  }
+#endif
+
+  VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = 0, .n_subsample = 1, .cpumask = 0, .gpumask = 0};
+  VmafContext *vmaf = NULL;
+  check(vmaf_init(&vmaf, cfg), "vmaf_init");
+#ifdef TWINPROOF_DRIVER_CUDA
+  VmafCudaState *cu_state = NULL;
+  if (cuda) {
+    VmafCudaConfiguration cu_cfg = {.cu_ctx = NULL};
+    check(vmaf_cuda_state_init(&cu_state, cu_cfg), "vmaf_cuda_state_init");
+    check(vmaf_cuda_import_state(vmaf, cu_state), "vmaf_cuda_import_state");
+  }
+#endif
+  VmafFeatureDictionary *dict = NULL;
+  for (unsigned k = 0; k < n_options; ++k) {
+    char key[256];
+    const char *eq = strchr(options[k], '=');
+    if (!eq || eq == options[k] || (size_t)(eq - options[k]) >= sizeof key) usage("--option is KEY=VALUE");
+    memcpy(key, options[k], (size_t)(eq - options[k]));
+    key[eq - options[k]] = '\0';
+    check(vmaf_feature_dictionary_set(&dict, key, eq + 1), "vmaf_feature_dictionary_set");
+  }
+  check(vmaf_use_feature(vmaf, feature, dict), "vmaf_use_feature (the feature or its options)");
+
+  FILE *in = fopen(input, "rb");
+  if (!in) {
+    fprintf(stderr, "twinproof-libvmaf-driver: %s: %s\n", input, strerror(errno));
+    return 2;
+  }
+  const unsigned bytes = bitdepth > 8 ? 2 : 1;
+  const unsigned cw = (width + ss_x) >> ss_x, ch = (height + ss_y) >> ss_y;
+  const unsigned planes = pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+  const size_t frame_bytes = (size_t)bytes * ((size_t)width * height + (planes == 3 ? 2 * (size_t)cw * ch : 0));
+  unsigned char *frame = malloc(frame_bytes);
+  if (!frame) return 1;
+  unsigned frames = 0;
+  for (;;) {
+    const size_t got = fread(frame, 1, frame_bytes, in);
+    if (got == 0) break;
+    if (got != frame_bytes) {
+      fprintf(stderr, "twinproof-libvmaf-driver: %s: frame %u is cut short (%zu of %zu bytes)\n", input, frames, got, frame_bytes);
+      return 2;
+    }
+    VmafPicture pics[2];
+    for (int p = 0; p < 2; ++p) {
+      /* Host pictures in both cases: with a CUDA state imported, libvmaf uploads them itself
+       * (the path its own vmaf tool takes), so the driver needs no API newer than the state's. */
+      check(vmaf_picture_alloc(&pics[p], pix_fmt, bitdepth, width, height), "vmaf_picture_alloc");
+      /* The file stores chroma planes of ceil(w/2) x ceil(h/2) samples (4:2:0, odd sizes);
+       * libvmaf allocates floor(w/2) x floor(h/2). Copy what libvmaf holds: the last column and
+       * row of an odd-sized chroma plane do not reach it (and copying them would overrun its
+       * buffer). */
+      size_t offset = 0;
+      for (unsigned plane = 0; plane < planes; ++plane) {
+        const unsigned w = plane ? cw : width, h = plane ? ch : height;
+        const unsigned copy_w = pics[p].w[plane] < w ? pics[p].w[plane] : w;
+        const unsigned copy_h = pics[p].h[plane] < h ? pics[p].h[plane] : h;
+        for (unsigned y = 0; y < copy_h; ++y)
+          memcpy((unsigned char *)pics[p].data[plane] + (size_t)pics[p].stride[plane] * y, frame + offset + (size_t)y * w * bytes,
+                 (size_t)copy_w * bytes);
+        offset += (size_t)w * h * bytes;
+      }
+    }
+    check(vmaf_read_pictures(vmaf, &pics[0], &pics[1], frames), "vmaf_read_pictures");
+    ++frames;
+  }
+  if (ferror(in)) {
+    fprintf(stderr, "twinproof-libvmaf-driver: %s: read error\n", input);
+    return 2;
+  }
+  fclose(in);
+  free(frame);
+  if (frames == 0) usage("the input holds no frame");
+  check(vmaf_read_pictures(vmaf, NULL, NULL, 0), "vmaf_read_pictures (flush)");
+
+  printf("Frame,");
+  for (unsigned k = 0; k < n_metrics; ++k) printf("%s,", metrics[k]);
+  printf("\n");
+  for (unsigned i = 0; i < frames; ++i) {
+    printf("%u,", i);
+    for (unsigned k = 0; k < n_metrics; ++k) {
+      double score = 0;
+      if (vmaf_feature_score_at_index(vmaf, metrics[k], &score, i) == 0) printf("%a", score);
+      printf(",");
+    }
+    printf("\n");
+  }
+  check(vmaf_close(vmaf), "vmaf_close");
+  return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
