@@ -36,6 +36,8 @@ class TempDir {
 
 void write_file(const std::filesystem::path& p, const std::string& bytes);
 std::string read_file(const std::filesystem::path& p);
+// Whether `part` occurs in `s` (messages, reports, command output).
+inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 struct CliResult {
   int rc = -1;

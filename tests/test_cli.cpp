@@ -17,12 +17,12 @@
 #include "tests/support.hpp"
 
 using namespace twinproof;
+using twinproof::test::contains;
 using twinproof::test::run_cli;
 using twinproof::test::run_program;
 using twinproof::test::TempDir;
 
 namespace {
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The refusal line: exactly one line on stderr, nothing on stdout.
 void expect_refusal(const test::CliResult& r, const std::vector<std::string>& parts) {

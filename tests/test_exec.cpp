@@ -19,13 +19,13 @@
 #include "tests/support.hpp"
 
 using namespace twinproof;
+using twinproof::test::contains;
 using twinproof::test::run_cli;
 using twinproof::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // A table whose values need all 17 digits, a NaN and a value below 1e-6.
 ScoreTable awkward_table() {

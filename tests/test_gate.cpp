@@ -25,13 +25,13 @@
 #include "tests/support.hpp"
 
 using namespace twinproof;
+using twinproof::test::contains;
 using twinproof::test::run_cli;
 using twinproof::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 fs::path matrix_file(const char* name) { return data_root() / "ci" / "matrices" / name; }
 fs::path table_file() { return data_root() / "ci" / "calibration.json"; }

@@ -1,8 +1,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/float_motion/options.hpp"
+#include "tests/support.hpp"
 
 using namespace twinproof;
+using twinproof::test::contains;
 using namespace twinproof::float_motion;
 
 namespace {
@@ -15,7 +17,6 @@ std::string refusal(const OptionList& opts) {
   }
   return {};
 }
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(options)

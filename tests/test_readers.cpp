@@ -5,6 +5,7 @@
 #include "tests/support.hpp"
 
 using namespace twinproof;
+using twinproof::test::contains;
 using twinproof::test::TempDir;
 using twinproof::test::write_file;
 
@@ -30,7 +31,6 @@ InputError read_error(const std::string& path, const std::optional<Format>& raw 
   throw std::logic_error("unreachable");
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 

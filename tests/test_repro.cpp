@@ -9,6 +9,7 @@
 #include "tests/support.hpp"
 
 using namespace twinproof;
+using twinproof::test::contains;
 namespace fs = std::filesystem;
 
 namespace {
@@ -32,7 +33,6 @@ ReproResult replay(const ReproTarget& t, ReproOptions o = {}) {
   return r;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 
