@@ -6,6 +6,8 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <exception>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -71,6 +73,65 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
   if (ex) o.provenance = ex->provenance();
   o.seconds = since(t0);
   return o;
+}
+
+Outcome run_backend_repeated(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s,
+                             unsigned repeat, unsigned concurrent) {
+  repeat = std::max(1u, repeat);
+  concurrent = std::max(1u, concurrent);
+  std::optional<Outcome> first;
+  const auto kind_name = [](Outcome::Kind k) {
+    switch (k) {
+      case Outcome::Kind::scores: return "scored";
+      case Outcome::Kind::refused: return "refused";
+      case Outcome::Kind::error: return "failed";
+      case Outcome::Kind::timeout: return "timed out";
+      case Outcome::Kind::tool_failed: return "exited non-zero";
+      case Outcome::Kind::not_supported: return "was not supported";
+    }
+    return "?";
+  };
+  for (unsigned rep = 0; rep < repeat; ++rep) {
+    std::vector<Outcome> runs(concurrent);
+    if (concurrent == 1) {
+      runs[0] = run_backend(b, cell, ctx, timeout_s);
+    } else {
+      std::vector<std::thread> threads;
+      std::exception_ptr fault;
+      std::mutex fault_mu;
+      for (unsigned k = 0; k < concurrent; ++k)
+        threads.emplace_back([&, k] {
+          try {
+            runs[k] = run_backend(b, cell, ctx, timeout_s);
+          } catch (...) {  // an interrupt: rethrown once every instance has stopped
+            std::lock_guard lock(fault_mu);
+            if (!fault) fault = std::current_exception();
+          }
+        });
+      for (std::thread& t : threads) t.join();
+      if (fault) std::rethrow_exception(fault);
+    }
+    for (unsigned k = 0; k < concurrent; ++k) {
+      if (!first) {
+        first = std::move(runs[k]);
+        continue;
+      }
+      const Outcome& o = runs[k];
+      const std::string which = fmt::format("run {} (repetition {} of {}, instance {} of {})", rep * concurrent + k + 1, rep + 1,
+                                            repeat, k + 1, concurrent);
+      if (o.kind != first->kind) {
+        first->nondeterminism = fmt::format("{} {} where run 1 {}: {}", which, kind_name(o.kind), kind_name(first->kind), o.message);
+        return *first;
+      }
+      if (o.kind != Outcome::Kind::scores) continue;
+      const TableComparison cmp = compare_tables(first->table, o.table, Tolerance::exact());
+      if (!cmp.pass) {
+        first->nondeterminism = fmt::format("{} differs from run 1: {}", which, cmp.first ? describe(*cmp.first) : cmp.summary());
+        return *first;
+      }
+    }
+  }
+  return *first;
 }
 
 namespace {
@@ -139,7 +200,8 @@ class Runner {
       const std::size_t slot = watchdog.begin(t.reference ? t.cell->unit() + " (reference)" : t.cell->id);
       Outcome o;
       try {
-        o = run_backend(*t.backend, *t.cell, ctx, o_.cell_timeout_s);
+        o = t.reference ? run_backend(*t.backend, *t.cell, ctx, o_.cell_timeout_s)
+                        : run_backend_repeated(*t.backend, *t.cell, ctx, o_.cell_timeout_s, o_.repeat, o_.concurrent);
       } catch (const Interrupted&) {
         watchdog.end(slot);  // abandoned: its cells stay without a verdict
         return;

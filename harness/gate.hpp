@@ -26,6 +26,8 @@ struct GateOptions {
   std::filesystem::path report_dir;        // results.jsonl and the reports; empty: none
   bool progress = true;                    // a line per cell (or a live line on a terminal)
   std::size_t max_failures = 0;            // stop handing out cells once this many need attention (0: never)
+  unsigned repeat = 1;                     // runs of every twin cell, each with fresh instances
+  unsigned concurrent = 1;                 // instances of a twin cell run at once in each repetition
 };
 
 struct GateOutcome {
@@ -50,5 +52,12 @@ void check_required_backends(const std::vector<std::string>& names, bool with_mu
 
 // Runs one backend over a cell's vector and options (used by the gate and by repro).
 Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s);
+
+// Runs the backend `repeat` times, `concurrent` fresh instances at once each time (threads; an
+// exec twin's are processes), and returns the first run's outcome with `nondeterminism` set when
+// any run returned other bits (or another kind of outcome) than the first: shared state, races
+// and uninitialised memory show up here.
+Outcome run_backend_repeated(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s,
+                             unsigned repeat, unsigned concurrent);
 
 }  // namespace twinproof

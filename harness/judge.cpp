@@ -81,6 +81,11 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
     r.detail = "reference: " + ref.message;
     return r;
   }
+  if (!twin.nondeterminism.empty()) {
+    r.status = CellStatus::fail;  // a twin that does not repeat itself is wrong whatever run 1 said
+    r.detail = "not deterministic: " + twin.nondeterminism;
+    return r;
+  }
   if (twin.kind == K::tool_failed && ref.kind == K::refused) {
     r.status = CellStatus::pass;  // the program's failure is its refusal
     r.detail = "both refuse: the reference: " + ref.message + "; " + twin.message;

@@ -25,6 +25,7 @@ struct Outcome {
   std::string message;
   std::optional<std::vector<std::string>> judged_metrics;  // the twin reports only these
   std::vector<std::pair<std::string, std::string>> provenance;  // what ran, when not twinproof's code
+  std::string nondeterminism;  // set when repeated runs of the twin disagreed: which run, frame, metric
   double seconds = 0;
   std::string device = "host";
   std::string compute_capability;

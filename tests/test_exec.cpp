@@ -253,6 +253,40 @@ BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
   BOOST_TEST(judge_parity(parity, refused, exit3, table, "2026-12-03").status == CellStatus::pass);
 }
 
+BOOST_AUTO_TEST_CASE(repeated_and_concurrent_runs_must_return_the_same_bits) {
+  TempDir dir;
+  const Cell cell = flash_cell();
+  const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
+  const auto backend_of = [&](const std::string& script) {
+    const auto shared = std::make_shared<const ExecTwinSpec>(load_twins_file(write_twins(dir, sh_twin("t", script))).at(0));
+    return Backend{"float_motion", "test-exec", BackendKind::host, false, "test", [shared] { return exec_twin_availability(*shared); },
+                   [shared](const ExtractorContext& ctx) { return make_exec_twin(shared, "float_motion", ctx); }};
+  };
+  // The same answer every time: one outcome, no finding.
+  const Backend steady = backend_of(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0.5," >> "$1"; done)");
+  const Outcome same = run_backend_repeated(steady, cell, {}, 0, 2, 3);
+  BOOST_TEST(same.nondeterminism.empty());
+  BOOST_TEST(same.table.frames() == 8u);
+  // Frame 5 depends on which process ran (its pid): found, and the cell fails whatever run 1 said.
+  const Backend racy = backend_of(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4; do echo "$i,0.5," >> "$1"; done; )"
+                                  R"(echo "5,$$," >> "$1"; for i in 6 7; do echo "$i,0.5," >> "$1"; done)");
+  const Outcome differs = run_backend_repeated(racy, cell, {}, 0, 1, 2);
+  BOOST_TEST(contains(differs.nondeterminism, "run 2 (repetition 1 of 1, instance 2 of 2) differs from run 1: frame 5 motion"),
+             differs.nondeterminism);
+  Cell parity = cell;
+  parity.kind = CellKind::parity;
+  parity.twin = "vmaf";
+  const Outcome ref = run_backend(*find_backend("float_motion", "cpu"), cell, {}, 0);
+  const CellResult r = judge_parity(parity, ref, differs, table, "2026-12-03");
+  BOOST_TEST(r.status == CellStatus::fail);
+  BOOST_TEST(contains(r.detail, "not deterministic: run 2"));
+  // Through the command line: exec-self repeated and concurrent stays exact.
+  const auto cli = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",
+                            "*/exec-self/pan576/*/default", "--repeat", "2", "--concurrent", "3", "--quiet"});
+  BOOST_TEST(cli.rc == 0, cli.out << cli.err);
+  BOOST_TEST(contains(cli.out, "2 passed, 0 failed"), cli.out);
+}
+
 BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
   TempDir dir;
   const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",

@@ -27,6 +27,7 @@ struct GateArgs {
   bool list = false, allow_loosen = false, with_mutants = false, quiet = false, allow_empty = false;
   unsigned jobs = 0;
   std::size_t max_failures = 0;
+  unsigned repeat = 1, concurrent = 1;
   double cell_timeout = 0;
 };
 
@@ -143,6 +144,8 @@ int run_gate_command(const GateArgs& a) {
   o.report_dir = a.report_dir;
   o.progress = !a.quiet;
   o.max_failures = a.max_failures;
+  o.repeat = a.repeat;
+  o.concurrent = a.concurrent;
   // One run per report folder at a time: a second one would tear the first one's record.
   std::optional<FolderLock> lock;
   if (!a.report_dir.empty()) lock.emplace(a.report_dir, "--report-dir");
@@ -284,6 +287,10 @@ void add_gate(CLI::App& app, int& rc) {
   sub->add_option("--max-failures", a->max_failures,
                   "Stop handing out cells once N cells failed or errored (0: run them all); the rest get no verdict")
       ->capture_default_str();
+  sub->add_option("--repeat", a->repeat, "Run every twin cell N times (fresh instances); a cell whose runs differ fails")
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--concurrent", a->concurrent, "Run K instances of each twin cell at once (threads; processes for exec twins)")
+      ->check(CLI::Range(1, 64));
   sub->add_option("--cell-timeout", a->cell_timeout, "Seconds a cell may run (0: no limit)");
   sub->add_option("--report-dir", a->report_dir, "Where results.jsonl and the reports go")->capture_default_str();
   sub->add_flag("--with-mutants", a->with_mutants, "Register the deliberately broken twins (self-test)");
