@@ -3,7 +3,7 @@
 # feature with every CUDA twin, the device unit tests, compute-sanitizer, the gate, the sweep,
 # repro and the benches; prints a summary table last.
 # Usage: gpu-check.sh [LOG_DIR]   (default: $OUT when set, else ./gpu-check-logs)
-# GPU_CHECK_PARTS="goldens tests sanitizer gate repro bench" (the default: all) picks parts, so
+# GPU_CHECK_PARTS="goldens tests sanitizer gate determinism repro bench" (the default: all) picks parts, so
 # that a device session can split the work over calls.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,7 +14,7 @@ export TWINPROOF_DATA="$here" TWINPROOF_CACHE="$here/cache" TWINPROOF_BIN="$tp"
 summary="$logs/summary.tsv"
 : >"$summary"
 row() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$summary"; }
-parts=" ${GPU_CHECK_PARTS:-goldens tests sanitizer gate repro bench} "
+parts=" ${GPU_CHECK_PARTS:-goldens tests sanitizer gate determinism repro bench} "
 part() { [[ $parts == *" $1 "* ]]; }
 
 echo "== device"
@@ -97,6 +97,19 @@ def verdicts(d):
     return {json.loads(l)["id"]: json.loads(l)["status"] for l in open(f"{sys.argv[1]}/{d}/results.jsonl")}
 sys.exit(0 if verdicts("gate-devices-0") == verdicts("gate-devices-0-0") else 1)
 PY
+fi
+
+if part determinism; then
+# Every CUDA twin over gate.json's default option sets, 20 repetitions of 4 instances at once on
+# one device: a cell whose 80 runs do not return the same bits fails.
+echo "== gate --repeat 20 --concurrent 4 (CUDA twins, default options)"
+start=$(date +%s.%N)
+"$tp" gate --matrix "$here/ci/matrices/gate.json" --filter '*/cuda*/*default' --require cuda --repeat 20 --concurrent 4 \
+  --quiet --report-dir "$logs/gate-repeat" >"$logs/gate-repeat.txt" 2>&1
+rc=$?
+secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+tail -4 "$logs/gate-repeat.txt"
+row "gate CUDA twins --repeat 20 --concurrent 4" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/gate-repeat.txt" | tail -1) | ${secs}s wall"
 fi
 
 if part repro; then
