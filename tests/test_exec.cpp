@@ -319,7 +319,8 @@ BOOST_AUTO_TEST_CASE(a_users_twins_file_gates_a_program_and_calibrate_proposes_i
   table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", "rounded"}, {"mode", "exact"},
                            {"reason", "test"}, {"provenance", {{"by", "test"}}}});
   test::write_file(dir / "table.json", table.dump());
-  const std::string self = TWINPROOF_BIN;
+  const char* bin = std::getenv("TWINPROOF_BIN");  // as run_cli finds it (a GPU bundle sets it)
+  const std::string self = bin != nullptr && *bin != '\0' ? bin : TWINPROOF_BIN;
   const std::string env = "TWINPROOF_SELF=" + self;
   ::putenv(const_cast<char*>(env.c_str()));
   const auto gate = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
