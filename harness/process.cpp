@@ -13,12 +13,10 @@ namespace twinproof {
 namespace bp = boost::process;
 namespace fs = std::filesystem;
 
-namespace {
-boost::filesystem::path program_of(const std::string& name) {
-  if (name.find('/') != std::string::npos) return boost::filesystem::path(name);
-  return bp::search_path(name);  // empty when not found
+fs::path find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  return bp::search_path(name).string();  // empty when not found
 }
-}  // namespace
 
 ToolExit run_tool(const ToolRun& run) {
   ToolExit out;
@@ -27,7 +25,7 @@ ToolExit run_tool(const ToolRun& run) {
     out.start_error = "no program";
     return out;
   }
-  const boost::filesystem::path program = program_of(run.argv[0]);
+  const fs::path program = find_program(run.argv[0]);
   if (program.empty()) {
     out.status = 127;
     out.start_error = run.argv[0] + ": not found in PATH";
@@ -41,13 +39,13 @@ ToolExit run_tool(const ToolRun& run) {
   bp::child child;
   // Each stream goes to its file, or stays the caller's (bp::std_out > stdout is not a file).
   if (!out_file.empty() && !err_file.empty())
-    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_err > err_file, bp::std_in < bp::null, ec);
+    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_err > err_file, bp::std_in < bp::null, ec);
   else if (!out_file.empty())
-    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_in < bp::null, ec);
+    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_in < bp::null, ec);
   else if (!err_file.empty())
-    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_err > err_file, bp::std_in < bp::null, ec);
+    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_err > err_file, bp::std_in < bp::null, ec);
   else
-    child = bp::child(program, bp::args(args), bp::start_dir(cwd), bp::std_in < bp::null, ec);
+    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_in < bp::null, ec);
   if (ec) {
     out.status = 127;
     out.start_error = run.argv[0] + ": " + ec.message();

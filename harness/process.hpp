@@ -27,6 +27,9 @@ struct ToolExit {
 // it (and a tool that never ends never holds the run).
 ToolExit run_tool(const ToolRun& run);
 
+// A program name looked up in PATH (a name with a '/' is taken as it is); empty when not found.
+std::filesystem::path find_program(const std::string& name);
+
 // The simple form: exit status, stdout to `stdout_file` when not empty.
 int run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                 const std::filesystem::path& stdout_file = {});

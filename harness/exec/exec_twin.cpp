@@ -32,17 +32,6 @@ std::string pixfmt(const Format& f) {
   return fmt::format("yuv{}p{}", to_string(f.chroma), depth);
 }
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t colon = path.find(':', start);
-    out.push_back(path.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
-    if (colon == std::string::npos) return out;
-    start = colon + 1;
-  }
-}
-
 // Where the program is, or why it cannot be found.
 struct Located {
   fs::path path;
@@ -62,12 +51,9 @@ Located locate(const ExecTwinSpec& s) {
       return {self, {}};
     }
     case ExecTwinSpec::Locate::program: {
-      const char* path = std::getenv("PATH");
-      for (const std::string& dir : split_path(path ? path : "")) {
-        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / s.locate_value;
-        if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return {candidate, {}};
-      }
-      return missing(s.locate_value + " is not in PATH");
+      const fs::path found = find_program(s.locate_value);
+      if (found.empty() || ::access(found.c_str(), X_OK) != 0) return missing(s.locate_value + " is not in PATH");
+      return {found, {}};
     }
     case ExecTwinSpec::Locate::env: {
       const char* value = std::getenv(s.locate_value.c_str());
@@ -137,16 +123,10 @@ class ExecTwin final : public Extractor {
       for (std::string_view m : feature_.metrics)
         if (s.keys != ExecTwinSpec::Keys::map || mapped(std::string(m))) metrics_.emplace_back(m);
     }
-    char templ[] = "/tmp/twinproof-exec-XXXXXX";
-    if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && *tmp != '\0') {
-      dir_ = fs::path(tmp) / "twinproof-exec-XXXXXX";
-      std::string t = dir_.string();
-      if (::mkdtemp(t.data()) == nullptr) throw InputError(t, "folder", t, "cannot create the exec twin's work folder");
-      dir_ = t;
-    } else {
-      if (::mkdtemp(templ) == nullptr) throw InputError(templ, "folder", templ, "cannot create the exec twin's work folder");
-      dir_ = templ;
-    }
+    // A fresh folder per instance (TMPDIR, else /tmp), removed with it.
+    std::string folder = (fs::temp_directory_path() / "twinproof-exec-XXXXXX").string();
+    if (::mkdtemp(folder.data()) == nullptr) throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
+    dir_ = folder;
     input_ = dir_ / (s.input == ExecTwinSpec::Input::y4m ? "input.y4m" : "input.yuv");
     writer_ = s.input == ExecTwinSpec::Input::y4m ? create_y4m_writer(input_.string(), fmt) : create_raw_writer(input_.string());
     frame_.reset(fmt);
