@@ -27,6 +27,18 @@ std::string compute_capability_in(const std::string& device) {
   return std::regex_search(device, m, cc) ? m[1].str() : std::string();
 }
 
+// An empty tally of one key (counts zero until add()).
+Measured tally(const std::string& feature, const std::string& reference, const std::string& twin, const std::string& metric,
+               const std::string& cc) {
+  Measured m;
+  m.feature = feature;
+  m.reference = reference;
+  m.twin = twin;
+  m.metric = metric;
+  m.compute_capability = cc;
+  return m;
+}
+
 void add(Measured& into, const Measured& m) {
   into.cells += m.cells;
   into.values += m.values;
@@ -123,13 +135,13 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
     const std::string cc = compute_capability_in(r.device);
     ++cells_of[{r.cell.feature, r.cell.reference, r.cell.twin, cc}];
     for (const auto& [metric, pm] : r.per_metric.items()) {
-      Measured m{r.cell.feature, r.cell.reference, r.cell.twin, metric, cc};
+      Measured m = tally(r.cell.feature, r.cell.reference, r.cell.twin, metric, cc);
       m.cells = 1;
-      m.values = pm.value("values", std::size_t{0});
-      m.unpaired = pm.value("unpaired", std::size_t{0});
-      m.mismatches = pm.value("mismatches", std::size_t{0});
+      m.values = pm.contains("values") ? json_integer<std::size_t>(pm["values"], "per_metric.values") : 0;
+      m.unpaired = pm.contains("unpaired") ? json_integer<std::size_t>(pm["unpaired"], "per_metric.unpaired") : 0;
+      m.mismatches = pm.contains("mismatches") ? json_integer<std::size_t>(pm["mismatches"], "per_metric.mismatches") : 0;
       m.max_abs_diff = pm["max_abs_diff"].is_null() ? std::numeric_limits<double>::quiet_NaN() : pm["max_abs_diff"].get<double>();
-      m.max_ulp = pm["max_ulp"].is_null() ? std::numeric_limits<std::uint64_t>::max() : pm["max_ulp"].get<std::uint64_t>();
+      m.max_ulp = pm["max_ulp"].is_null() ? std::numeric_limits<std::uint64_t>::max() : json_integer<std::uint64_t>(pm["max_ulp"], "per_metric.max_ulp");
       m.tolerances_in_force = {r.tolerance};
       auto [it, fresh] = by_key.try_emplace({m.feature, m.reference, m.twin, metric, cc}, m);
       if (!fresh) add(it->second, m);
@@ -146,13 +158,13 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
   for (const auto& [key, m] : by_key) by_twin[{m.feature, m.reference, m.twin}].push_back(m);
   for (const auto& [twin_key, measured] : by_twin) {
     const auto& [feature, reference, twin] = twin_key;
-    Measured all{feature, reference, twin, "", ""};
+    Measured all = tally(feature, reference, twin, "", "");
     std::map<std::string, Measured> per_metric, per_cc;
     for (const Measured& m : measured) {
       add(all, m);
-      per_metric.try_emplace(m.metric, Measured{feature, reference, twin, m.metric, ""});
+      per_metric.try_emplace(m.metric, tally(feature, reference, twin, m.metric, ""));
       add(per_metric.at(m.metric), m);
-      per_cc.try_emplace(m.compute_capability, Measured{feature, reference, twin, "", m.compute_capability});
+      per_cc.try_emplace(m.compute_capability, tally(feature, reference, twin, "", m.compute_capability));
       add(per_cc.at(m.compute_capability), m);
     }
     all.cells = 0;

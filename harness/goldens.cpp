@@ -61,7 +61,7 @@ GoldenFile golden_from_json(const json& j, const fs::path& path) {
     gc.vector = g.vector;
     gc.option_set = gc.id.substr(gc.id.find('/') + 1);
     gc.options = options_from_json(c.value("options", json::object()), file, gc.id + ".options");
-    const unsigned frames = c.value("frames", 0u);
+    const auto frames = c.contains("frames") ? json_integer<unsigned>(c["frames"], gc.id + ".frames") : 0u;
     gc.expected.set_frames(0, frames);
     for (const std::string_view metric_name : feature->metrics) {
       const std::string metric(metric_name);

@@ -6,12 +6,15 @@
 // InputError naming the file, the field and where the parse stopped.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +36,19 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file, c
 // A short, printable rendering of a value for an error message: scalars as JSON (strings cut at
 // 40 characters), containers as "an array of N" / "an object of N keys".
 std::string json_excerpt(const nlohmann::json& j);
+
+// An integer field of outside data, checked before it is converted: nlohmann's get<int>() converts
+// a float (1e300) or a negative number to an integer type with a cast that is undefined or wraps.
+// Throws std::out_of_range naming `field` for anything but a JSON integer that fits in `Int`.
+template <std::integral Int>
+Int json_integer(const nlohmann::json& v, std::string_view field) {
+  if (v.is_number_unsigned()) {
+    if (const auto u = v.get<std::uint64_t>(); std::in_range<Int>(u)) return static_cast<Int>(u);
+  } else if (v.is_number_integer()) {
+    if (const auto i = v.get<std::int64_t>(); std::in_range<Int>(i)) return static_cast<Int>(i);
+  }
+  throw std::out_of_range(std::string(field) + " is " + json_excerpt(v) + ", not an integer in range");
+}
 
 // Refuses a key of `object` that is not in `known` (a misspelt key must not be ignored).
 void reject_unknown_keys(const nlohmann::json& object, std::span<const std::string_view> known, const std::string& file,

@@ -50,7 +50,7 @@ Cell cell_from_json(const nlohmann::json& j) {
   c.reference = j.at("reference").get<std::string>();
   c.twin = j.at("twin").get<std::string>();
   c.vector = j.at("vector").get<std::string>();
-  c.bitdepth = j.at("bitdepth").get<int>();
+  c.bitdepth = json_integer<int>(j.at("bitdepth"), "bitdepth");
   const std::string chroma = j.at("chroma").get<std::string>();
   const auto pc = parse_chroma(chroma);
   if (!pc) throw std::invalid_argument("unknown chroma '" + escape_control(chroma) + "'");

@@ -237,9 +237,11 @@ std::string first_difference(const CellResult& r) {
   const auto value = [](const json& v) {
     return v.is_object() ? fmt::format("{} ({})", v.value("decimal", "?"), v.value("hex", "?")) : std::string("absent");
   };
-  std::string text = fmt::format("frame {} {}: reference {} vs twin {}", m.value("frame", 0), m.value("metric", "?"),
+  // A record read back from a file may hold anything: shown as written, never converted.
+  const auto shown = [&](const char* key) { return m.contains(key) && m[key].is_number_integer() ? m[key].dump() : std::string("?"); };
+  std::string text = fmt::format("frame {} {}: reference {} vs twin {}", shown("frame"), m.value("metric", "?"),
                                  value(m.value("expected", json())), value(m.value("actual", json())));
-  if (m.contains("ulp") && m["ulp"].is_number()) text += fmt::format(", {} ULP", m["ulp"].get<std::uint64_t>());
+  if (m.contains("ulp") && m["ulp"].is_number_integer()) text += fmt::format(", {} ULP", shown("ulp"));
   return text;
 }
 

@@ -60,11 +60,11 @@ CellResult cell_result_from_json(const json& j) {
   r.status = parse_cell_status(j.at("status").get<std::string>());
   r.detail = j.at("detail").get<std::string>();
   r.tolerance = j.at("tolerance").get<std::string>();
-  r.values = j.at("values").get<std::size_t>();
-  r.mismatches = j.at("mismatches").get<std::size_t>();
+  r.values = json_integer<std::size_t>(j.at("values"), "values");
+  r.mismatches = json_integer<std::size_t>(j.at("mismatches"), "mismatches");
   // JSON has no NaN: a NaN difference is written as null and read back as NaN.
   r.max_abs_diff = j.at("max_abs_diff").is_null() ? std::numeric_limits<double>::quiet_NaN() : j.at("max_abs_diff").get<double>();
-  r.max_ulp = j.at("max_ulp").get<std::uint64_t>();
+  r.max_ulp = json_integer<std::uint64_t>(j.at("max_ulp"), "max_ulp");
   r.first_mismatch = j.at("first_mismatch");
   r.seconds = j.at("seconds").get<double>();
   r.device = j.at("device").get<std::string>();

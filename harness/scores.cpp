@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <limits>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -52,14 +52,14 @@ FrameRange parse_frame_range(const std::string& s) {
 ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run) {
   ex.init(src.format(), options);
   ScoreTable table;
-  const std::optional<unsigned> scored_last =
-      run.range.last ? std::optional<unsigned>(*run.range.last + run.lookahead) : std::nullopt;
+  // The last label scored (the range's end plus the frames a window looks ahead), or no end.
+  const unsigned scored_last = run.range.last ? *run.range.last + run.lookahead : std::numeric_limits<unsigned>::max();
   Frame frame;
   unsigned index = 0;
   std::optional<unsigned> first, last;
   while (src.next(frame)) {
     const unsigned t = run.first_label + index++;
-    if (t < run.range.first || (scored_last && t > *scored_last)) continue;
+    if (t < run.range.first || t > scored_last) continue;
     if (!first) table.set_frames(t, 0);
     first = first.value_or(t);
     last = t;

@@ -326,6 +326,35 @@ BOOST_AUTO_TEST_CASE(results_are_written_as_they_happen_and_merge_checks_coverag
   BOOST_TEST(contains(test::read_file(dir / "s0" / "summary.md"), "truncated"));
 }
 
+BOOST_AUTO_TEST_CASE(a_record_whose_counts_are_not_integers_is_refused_by_name) {
+  // nlohmann's get<std::size_t>() of 1e300 or -1 is an undefined or wrapping cast: every integer
+  // field read back from a record is checked first, and the line is refused naming the field.
+  TempDir dir;
+  CellResult r;
+  r.cell.id = "float_motion/cpu/tiny3/8b/444/default";
+  r.cell.feature = "float_motion";
+  r.cell.reference = r.cell.twin = "cpu";
+  r.cell.vector = "tiny3";
+  r.status = CellStatus::pass;
+  r.values = 6;
+  const std::string good = to_json(r).dump();
+  test::write_file(dir / "good.jsonl", good + "\n");
+  BOOST_TEST(read_results(dir / "good.jsonl").at(0).values == 6u);
+  for (const auto& [field, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"values", 1e300}, {"mismatches", -1}, {"max_ulp", 0.5}, {"bitdepth", 1e19}, {"values", "6"}}) {
+    nlohmann::json bad = nlohmann::json::parse(good);
+    bad[field] = value;
+    test::write_file(dir / "bad.jsonl", bad.dump() + "\n");
+    try {
+      (void)read_results(dir / "bad.jsonl");
+      BOOST_ERROR("a record with " << field << " = " << value.dump() << " was read");
+    } catch (const InputError& e) {
+      BOOST_TEST(contains(e.what(), "line 1"));
+      BOOST_TEST(contains(e.what(), field), e.what());
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(reports_render_from_the_record) {
   TempDir dir;
   const auto r = run_cli({"gate", "--matrix", matrix_file("selftest.json").string(), "--with-mutants", "--quiet",
