@@ -16,6 +16,7 @@
 #include "harness/calibration.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
+#include "harness/faults.hpp"
 #include "harness/json_file.hpp"
 #include "harness/goldens.hpp"
 #include "harness/paths.hpp"
@@ -257,6 +258,7 @@ ReproTarget load_bundle(const fs::path& dir) {
   c.chroma = *pc;
   c.options = options_from_json(field("options"), file, "options");
   t.first_label = static_cast<unsigned>(whole("first_label", 0, 1u << 30));
+  t.from_bundle = true;
   const unsigned count = static_cast<unsigned>(whole("frames", 1, 1u << 30));
   const std::string sha = text("frames_sha256");
   if (sha.size() != 64 || sha.find_first_not_of("0123456789abcdef") != std::string::npos)
@@ -304,10 +306,35 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
   const Availability av = twin->availability();
   if (!av.available) throw BackendUnavailable("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
 
+  // 0. A refusal on either side is the cell's verdict, as the gate judges it: both refusing
+  // passes; one refusing while the other scores is the mismatch (there is nothing to bisect).
+  const auto refusal = [&](const Backend& b, ScoreTable& into) -> std::optional<std::string> {
+    try {
+      into = run(b, t, o);
+      return std::nullopt;
+    } catch (...) {
+      const Fault f = classify_fault(std::current_exception());
+      if (!t.from_bundle && (f.kind == FaultKind::refused || (f.kind == FaultKind::tool && &b == twin))) return f.message;
+      throw;
+    }
+  };
+  const std::optional<std::string> ref_refuses = refusal(*ref_backend, res.reference);
+  const std::optional<std::string> twin_refuses = refusal(*twin, res.twin);
+  if (ref_refuses || twin_refuses) {
+    res.refusal = true;
+    res.mismatch = !(ref_refuses && twin_refuses);
+    res.exit_code = res.mismatch ? 1 : 0;
+    res.judged_by = "judged by refusal: a configuration the reference refuses must be refused by the twin, and only that one";
+    res.verdict = !res.mismatch  ? fmt::format("both refuse: reference: {}; {}: {}", *ref_refuses, c.twin, *twin_refuses)
+                  : ref_refuses ? fmt::format("refusal mismatch: the reference refuses ({}) but {} scores {} frame(s)", *ref_refuses,
+                                              c.twin, res.twin.frames())
+                                : fmt::format("refusal mismatch: {} refuses ({}) but the reference scores {} frame(s)", c.twin,
+                                              *twin_refuses, res.reference.frames());
+    return res;
+  }
+
   // 1. Both backends over the cell; the calibration row (the gate's own per-metric, per-device
   // rows) decides the exit code, the bisection looks for the first differing bit.
-  res.reference = run(*ref_backend, t, o);
-  res.twin = run(*twin, t, o);
   const TableComparison exact = compare_tables(res.reference, res.twin, Tolerance::exact());
   res.mismatch = !exact.pass;
   res.first = exact.first;
@@ -355,6 +382,10 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
 void print_repro(const ReproResult& r, const ReproTarget& t, std::ostream& out) {
   const Cell& c = t.cell;
   fmt::print(out, "cell {}\n", c.id);
+  if (r.refusal) {
+    fmt::print(out, "{}\n{}\nrerun: {}\n", r.judged_by, r.verdict, r.rerun);
+    return;
+  }
   if (r.regression) {
     fmt::print(out, "{}\n", r.verdict);
     if (!r.bundle_note.empty()) fmt::print(out, "{}\n", r.bundle_note);

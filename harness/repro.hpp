@@ -23,6 +23,9 @@ struct ReproTarget {
   // Opens the cell's frames from the start (a manifest vector, or a bundle's frames.y4m).
   std::function<std::unique_ptr<FrameSource>()> open;
   unsigned first_label = 0;  // label of the source's first frame (bundles keep the original ones)
+  // A bundle is written only for a cell both sides score: a refusal while replaying one means the
+  // bundle is not what repro wrote (an error, exit 2), not a refusal verdict.
+  bool from_bundle = false;
 };
 
 struct ReproOptions {
@@ -36,6 +39,7 @@ struct ReproOptions {
 
 struct ReproResult {
   bool regression = false;            // the reference against its golden (no twin, no stages)
+  bool refusal = false;               // a refusal on either side decided the cell (no table, no stages)
   ScoreTable reference, twin;         // the outputs compared (twin: empty for a regression cell)
   std::string judged_by;              // the calibration row, its tolerance and what it says
   bool mismatch = false;              // any bit differs between reference and twin

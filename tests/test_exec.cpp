@@ -388,6 +388,20 @@ BOOST_AUTO_TEST_CASE(a_libvmaf_build_through_the_driver_equals_the_reference_whe
     if (c.status == CellStatus::pass && !contains(c.detail, "both refuse")) BOOST_TEST(c.tolerance == "exact");
   }
   BOOST_TEST(scored >= 40u);
+  // repro replays a refusal cell as the gate judged it, rather than stopping at the refusal.
+  const auto mismatch = run_cli({"repro", "motion/libvmaf/tiny2/8b/444/default"});
+  BOOST_TEST(mismatch.rc == 1, mismatch.err);
+  BOOST_TEST(contains(mismatch.out, "refusal mismatch: the reference refuses (plane Y is 2x2"), mismatch.out);
+  BOOST_TEST(contains(mismatch.out, "but libvmaf scores 4 frame(s)"), mismatch.out);
+}
+
+BOOST_AUTO_TEST_CASE(repro_judges_a_refusal_cell_as_the_gate_does) {
+  // Both refuse: the cell passes, and repro says what each side said.
+  const auto both = run_cli({"repro", "float_motion/exec-self/pan576/8b/420/refuse_filter_size_10"});
+  BOOST_TEST(both.rc == 0, both.err);
+  BOOST_TEST(contains(both.out, "both refuse: reference: option motion_filter_size: value '10' is out of range"), both.out);
+  BOOST_TEST(contains(both.out, "exec-self: exec-self exited with status"), both.out);
+  BOOST_TEST(!contains(both.out, "frame  metric"), both.out);  // no score table for a refusal
 }
 
 BOOST_AUTO_TEST_SUITE_END()
