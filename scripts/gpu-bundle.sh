@@ -3,6 +3,8 @@
 # else): twinproof and its tests linked statically (libstdc++, cudart, OpenSSL, libyuv), sm_90
 # machine code plus PTX, the data (manifest, goldens, ci tables), the two small real clips
 # compressed with xz, and gpu-check.sh. Usage: scripts/gpu-bundle.sh [OUT_DIR] (default .bundle)
+# LIBVMAF_DRIVER=PATH adds a libvmaf driver (scripts/build-libvmaf.sh OUT --cuda ...) for
+# gpu-check.sh's libvmaf part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.bundle}
@@ -19,6 +21,7 @@ strip --strip-debug "$out/bin/twinproof" "$out/bin/twinproof-tests"
 cp -r vectors goldens "$out/"
 [[ -d ci ]] && cp -r ci "$out/"
 cp scripts/gpu-check.sh "$out/"
+[[ -z ${LIBVMAF_DRIVER:-} ]] || cp "$LIBVMAF_DRIVER" "$out/bin/twinproof-libvmaf-driver"
 # Only glibc may remain dynamic.
 for bin in "$out"/bin/*; do
   if ldd "$bin" | grep -vE 'linux-vdso|ld-linux|lib(c|m|dl|rt|pthread)\.so' | grep -q '=>'; then

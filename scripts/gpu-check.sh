@@ -3,8 +3,11 @@
 # feature with every CUDA twin, the device unit tests, compute-sanitizer, the gate, the sweep,
 # repro and the benches; prints a summary table last.
 # Usage: gpu-check.sh [LOG_DIR]   (default: $OUT when set, else ./gpu-check-logs)
-# GPU_CHECK_PARTS="goldens tests sanitizer gate determinism repro bench" (the default: all) picks parts, so
-# that a device session can split the work over calls.
+# GPU_CHECK_PARTS="goldens tests sanitizer gate determinism repro bench libvmaf" (the default: all)
+# picks parts, so that a device session can split the work over calls. The libvmaf part gates the
+# libvmaf driver the bundle carries (bin/twinproof-libvmaf-driver, from a libvmaf built with
+# scripts/build-libvmaf.sh --cuda): both of its twins over ci/matrices/libvmaf.json, a 1080p cell
+# of libvmaf-cuda with --repeat 30 --concurrent 5, repro of the first failing cell, and calibrate.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${1:-${OUT:-$here/gpu-check-logs}}
@@ -14,7 +17,7 @@ export TWINPROOF_DATA="$here" TWINPROOF_CACHE="$here/cache" TWINPROOF_BIN="$tp"
 summary="$logs/summary.tsv"
 : >"$summary"
 row() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$summary"; }
-parts=" ${GPU_CHECK_PARTS:-goldens tests sanitizer gate determinism repro bench} "
+parts=" ${GPU_CHECK_PARTS:-goldens tests sanitizer gate determinism repro bench libvmaf} "
 part() { [[ $parts == *" $1 "* ]]; }
 
 echo "== device"
@@ -126,6 +129,53 @@ for cell in float_motion/cuda/cb1080_d1/8b/420/default motion/cuda/cb1080_d1/8b/
   row "repro $cell --repeat 20" "rc=$rc" "$(grep -E 'equal bit for bit|first divergence' "$log" | tail -1); $(grep -E 'repeat' "$log" | tail -1)"
 done
 
+fi
+
+if part libvmaf; then
+driver="$here/bin/twinproof-libvmaf-driver"
+if [[ ! -x $driver ]]; then
+  row "libvmaf" "absent" "the bundle carries no libvmaf driver (LIBVMAF_DRIVER=... scripts/gpu-bundle.sh)"
+else
+  echo "== libvmaf: $("$driver" --version)"
+  lv=("$tp" --libvmaf-driver "$driver")
+  for twin in libvmaf-cuda libvmaf; do
+    start=$(date +%s.%N)
+    "${lv[@]}" gate --matrix "$here/ci/matrices/libvmaf.json" --filter "*/$twin/*" "${absent[@]}" --quiet \
+      --report-dir "$logs/gate-$twin" >"$logs/gate-$twin.txt" 2>&1
+    rc=$?
+    secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+    tail -3 "$logs/gate-$twin.txt"
+    row "gate libvmaf.json $twin" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/gate-$twin.txt" | tail -1) | ${secs}s wall"
+    "$tp" calibrate "$logs/gate-$twin" --margin 0 --calibration "$here/ci/calibration.json" \
+      --output "$logs/calibrate-$twin.json" >"$logs/calibrate-$twin.txt" 2>&1
+    row "calibrate gate-$twin" "rc=$?" "$(grep -E "^ +(TIGHTER|LOOSER|NEW|same|NONE) " "$logs/calibrate-$twin.txt" | tr '\n' ';' | cut -c1-300)"
+  done
+  cell=motion/libvmaf-cuda/cb1080_d1/8b/420/default
+  start=$(date +%s.%N)
+  "${lv[@]}" gate --matrix "$here/ci/matrices/libvmaf.json" --filter "$cell" --repeat 30 --concurrent 5 \
+    --report-dir "$logs/repeat-libvmaf-cuda" >"$logs/repeat-libvmaf-cuda.txt" 2>&1
+  rc=$?
+  secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+  tail -3 "$logs/repeat-libvmaf-cuda.txt"
+  row "$cell --repeat 30 --concurrent 5" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/repeat-libvmaf-cuda.txt" | tail -1) | ${secs}s wall"
+  # The first failing cell (one with a verdict rather than an error, when there is one).
+  failing=$(python3 -c "
+import json, sys
+records = [json.loads(l) for l in open(sys.argv[1])]
+for wanted in (('fail',), ('error', 'timeout')):
+    hit = [r['id'] for r in records if r['status'] in wanted and r['twin'] == 'libvmaf-cuda']
+    if hit:
+        print(hit[0]); break
+" "$logs/gate-libvmaf-cuda/results.jsonl" 2>/dev/null)
+  if [[ -n $failing ]]; then
+    "${lv[@]}" repro "$failing" --matrix "$here/ci/matrices/libvmaf.json" >"$logs/repro-libvmaf-cuda.txt" 2>&1
+    rc=$?
+    tail -8 "$logs/repro-libvmaf-cuda.txt"
+    row "repro $failing" "rc=$rc" "$(grep -E 'equal;|first divergence|every exposed|mismatch|both refuse' "$logs/repro-libvmaf-cuda.txt" | tail -1 | cut -c1-300)"
+  else
+    row "repro libvmaf-cuda" "-" "no failing cell to replay"
+  fi
+fi
 fi
 
 echo "== bench"
