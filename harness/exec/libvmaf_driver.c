@@ -13,7 +13,13 @@
  *   0,0x1.cebae6p+4,0x0p+0,
  * A score libvmaf does not have for a frame is an empty field. Exit status: 0 scored; 1 libvmaf
  * refused or failed (its words on stderr); 2 bad arguments or input; 3 this build cannot do what
- * was asked (--cuda without CUDA): the twin is not supported here. */
+ * was asked: the twin is not supported here (--cuda without CUDA, without a usable device, or
+ * for a feature without a CUDA extractor).
+ *
+ * --cuda runs the feature's CUDA extractor, which libvmaf names NAME_cuda ("motion_cuda"):
+ * vmaf_use_feature picks an extractor by that name, so with a CUDA state imported "motion" would
+ * still run the CPU extractor. A feature without one is not supported, never run on the CPU
+ * under the CUDA twin's name. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +54,30 @@ static void check(int err, const char *what) {
     fprintf(stderr, "twinproof-libvmaf-driver: %s failed: %s (%d)\n", what, strerror(err < 0 ? -err : err), err);
     exit(1);
   }
+}
+
+/* The options as libvmaf's dictionary (NULL for none); vmaf_use_feature takes it over. */
+static VmafFeatureDictionary *dictionary(const char *const *options, unsigned n) {
+  VmafFeatureDictionary *dict = NULL;
+  for (unsigned k = 0; k < n; ++k) {
+    char key[256];
+    const char *eq = strchr(options[k], '=');
+    if (!eq || eq == options[k] || (size_t)(eq - options[k]) >= sizeof key) usage("--option is KEY=VALUE");
+    memcpy(key, options[k], (size_t)(eq - options[k]));
+    key[eq - options[k]] = '\0';
+    check(vmaf_feature_dictionary_set(&dict, key, eq + 1), "vmaf_feature_dictionary_set");
+  }
+  return dict;
+}
+
+/* Whether this libvmaf has an extractor named `name`, asked of a scratch context. */
+static int has_extractor(const char *name) {
+  VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_NONE};
+  VmafContext *scratch = NULL;
+  check(vmaf_init(&scratch, cfg), "vmaf_init");
+  const int ok = vmaf_use_feature(scratch, name, NULL) == 0;
+  check(vmaf_close(scratch), "vmaf_close");
+  return ok;
 }
 
 int main(int argc, char **argv) {
@@ -106,6 +136,20 @@ int main(int argc, char **argv) {
   }
 #endif
 
+  const char *extractor = feature;
+  char cuda_extractor[256];
+  if (cuda) {
+    if (snprintf(cuda_extractor, sizeof cuda_extractor, "%s_cuda", feature) >= (int)sizeof cuda_extractor) usage("--feature is too long");
+    extractor = cuda_extractor;
+    /* A probe on a scratch context (an extractor is only initialised at the first picture). It
+     * cannot check the options: libvmaf ignores a key that is not in an extractor's option table,
+     * so an option the CUDA extractor lacks is silently not applied (the scores show it). */
+    if (!has_extractor(extractor)) {
+      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this libvmaf has no CUDA extractor of %s (no extractor named %s)\n", feature,
+              extractor);
+      return 3;
+    }
+  }
   VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = 0, .n_subsample = 1, .cpumask = 0, .gpumask = 0};
   VmafContext *vmaf = NULL;
   check(vmaf_init(&vmaf, cfg), "vmaf_init");
@@ -113,20 +157,16 @@ int main(int argc, char **argv) {
   VmafCudaState *cu_state = NULL;
   if (cuda) {
     VmafCudaConfiguration cu_cfg = {.cu_ctx = NULL};
-    check(vmaf_cuda_state_init(&cu_state, cu_cfg), "vmaf_cuda_state_init");
+    /* No driver or device here: the twin cannot run on this machine (not a refusal). */
+    const int err = vmaf_cuda_state_init(&cu_state, cu_cfg);
+    if (err) {
+      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: vmaf_cuda_state_init failed (%d): no usable CUDA driver or device\n", err);
+      return 3;
+    }
     check(vmaf_cuda_import_state(vmaf, cu_state), "vmaf_cuda_import_state");
   }
 #endif
-  VmafFeatureDictionary *dict = NULL;
-  for (unsigned k = 0; k < n_options; ++k) {
-    char key[256];
-    const char *eq = strchr(options[k], '=');
-    if (!eq || eq == options[k] || (size_t)(eq - options[k]) >= sizeof key) usage("--option is KEY=VALUE");
-    memcpy(key, options[k], (size_t)(eq - options[k]));
-    key[eq - options[k]] = '\0';
-    check(vmaf_feature_dictionary_set(&dict, key, eq + 1), "vmaf_feature_dictionary_set");
-  }
-  check(vmaf_use_feature(vmaf, feature, dict), "vmaf_use_feature (the feature or its options)");
+  check(vmaf_use_feature(vmaf, extractor, dictionary(options, n_options)), "vmaf_use_feature (the feature or its options)");
 
   FILE *in = fopen(input, "rb");
   if (!in) {
