@@ -91,7 +91,7 @@ const Backend& register_backend(RuntimeBackend spec) {
                      "twin '" + spec.name + "' of " + spec.feature + " (" + spec.origin + ") is already registered");
   OwnedBackend& o = runtime_backends().emplace_back(OwnedBackend{std::move(spec), {}});
   const RuntimeBackend& s = o.spec;
-  o.backend = Backend{s.feature, s.name, s.kind, false, s.summary, s.availability, s.make, s.origin};
+  o.backend = Backend{s.feature, s.name, s.kind, false, s.summary, s.availability, s.make, s.origin, s.rerun_args};
   return o.backend;
 }
 

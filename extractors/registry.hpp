@@ -29,6 +29,9 @@ struct Backend {
   std::function<Availability()> availability;
   std::function<std::unique_ptr<Extractor>(const ExtractorContext&)> make;
   std::string_view origin = "built in";  // or the twins file or plugin that declared it
+  // The global options a command line needs to find this backend again ("--plugin PATH" for a
+  // plugin twin, "--twins FILE" for a user's twins file): repro commands carry them.
+  std::string_view rerun_args = {};
 
   bool gpu() const { return kind == BackendKind::gpu; }
 };
@@ -41,7 +44,7 @@ const Backend* find_backend(std::string_view feature, std::string_view name, boo
 // before any run starts (the registry is read without a lock). Throws UsageError when the
 // feature already has a backend of that name.
 struct RuntimeBackend {
-  std::string feature, name, summary, origin;
+  std::string feature, name, summary, origin, rerun_args;
   BackendKind kind = BackendKind::host;
   std::function<Availability()> availability;
   std::function<std::unique_ptr<Extractor>(const ExtractorContext&)> make;

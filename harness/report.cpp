@@ -227,8 +227,10 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
 }  // namespace
 
 std::string repro_command(const CellResult& r) {
-  const bool mutant = find_backend(r.cell.feature, r.cell.twin) == nullptr && find_backend(r.cell.feature, r.cell.twin, true) != nullptr;
-  return fmt::format("twinproof repro {}{}", r.cell.id, mutant ? " --with-mutants" : "");
+  const Backend* b = find_backend(r.cell.feature, r.cell.twin, true);
+  const bool mutant = b != nullptr && b->mutant;
+  const std::string finds_it = b != nullptr && !b->rerun_args.empty() ? fmt::format(" {}", b->rerun_args) : std::string();
+  return fmt::format("twinproof repro {}{}{}", r.cell.id, mutant ? " --with-mutants" : "", finds_it);
 }
 
 std::string first_difference(const CellResult& r) {

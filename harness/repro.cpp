@@ -108,6 +108,14 @@ std::string bisection_verdict(const FeatureDescriptor& feature, const Cell& c, c
       return fmt::format("{} equal; {} differ ({} reduction): {}", last_equal.empty() ? "stages" : last_equal, d.label, c.twin, d.where);
     std::string verdict = fmt::format("first divergence: {}, {}{}", d.label, d.where, std::isnan(d.twin_value) ? " (NaN)" : "");
     if (!last_equal.empty()) verdict += fmt::format(" ({} equal before it)", last_equal);
+    // Equal data into a sum that differs: the order of the additions (the reduction) departs.
+    const StageDiff* data_before = nullptr;
+    for (const StageDiff& x : b.stages) {
+      if (&x == &d) break;
+      if (x.ref_has && x.twin_has && role(x) == StageRole::data) data_before = &x;
+    }
+    if ((role(d) == StageRole::partial_sums || role(d) == StageRole::sums) && data_before != nullptr && data_before->equal)
+      verdict += fmt::format(": the reduction departs, its inputs ({}) are equal", data_before->label);
     return verdict;
   }
   return "every exposed stage is equal; the difference is in the outputs only";

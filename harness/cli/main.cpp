@@ -12,6 +12,7 @@
 #include "harness/errors.hpp"
 #include "harness/exec/twins_file.hpp"
 #include "harness/faults.hpp"
+#include "harness/plugins/plugin_twin.hpp"
 
 int main(int argc, char** argv) {
   using namespace twinproof;
@@ -23,10 +24,11 @@ int main(int argc, char** argv) {
   // Twins declared outside the binary: the shipped twins files, then the user's. Options of the
   // whole command line (given before or after the subcommand); the programs' paths reach the
   // twins files through their environment variables.
-  std::vector<std::string> twins_files;
+  std::vector<std::string> twins_files, plugins;
   std::string vmaf_tool, libvmaf_driver;
   app.add_option("--twins", twins_files, "A twins file of external programs to gate (repeatable; ci/twins/*.json are always read)")
       ->check(CLI::ExistingFile);
+  app.add_option("--plugin", plugins, "A plugin twin library (extractors/twinproof_plugin.h) to load (repeatable; also TWINPROOF_PLUGINS)");
   app.add_option("--vmaf", vmaf_tool, "The vmaf tool the `vmaf` exec twins run (else TWINPROOF_VMAF)");
   app.add_option("--libvmaf-driver", libvmaf_driver,
                  "twinproof's libvmaf driver the `libvmaf` exec twins run (else TWINPROOF_LIBVMAF_DRIVER)");
@@ -47,6 +49,9 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> files = shipped_twins_files();
     for (const std::string& f : twins_files) files.emplace_back(f);
     register_exec_twins(files);
+    std::vector<std::filesystem::path> libraries = plugins_from_environment();
+    for (const std::string& p : plugins) libraries.emplace_back(p);
+    register_plugins(libraries);
   });
   // A mistyped command is named, with the real ones (CLI11 would only say one is required).
   if (argc > 1 && argv[1][0] != '-') {

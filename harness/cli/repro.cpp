@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "extractors/registry.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
 #include "harness/repro.hpp"
@@ -41,6 +42,10 @@ int run_repro_command(const ReproArgs& a) {
     o.rerun = fmt::format("twinproof repro {}{}{}{}", a.cell, a.frames.empty() ? "" : " --frames " + a.frames,
                           a.with_mutants ? " --with-mutants" : "", a.device ? fmt::format(" --device {}", a.device) : "");
   }
+  // A twin from a plugin or a user's twins file is found again only with the same option.
+  if (const Backend* b = find_backend(t.cell.feature, t.cell.twin, true); b != nullptr && !b->rerun_args.empty())
+    o.rerun += fmt::format(" {}", b->rerun_args);
+  if (!a.matrix.empty()) o.rerun += fmt::format(" --matrix {}", a.matrix);
   const ReproResult r = run_repro(t, o, std::cout);
   return r.exit_code;
 }

@@ -2,6 +2,7 @@
 // init checks what the program can take (bit depth, chroma, options) and opens the file; extract
 // appends frames; flush runs the program, reads its score file and emits the scores under the
 // frames' labels. Every way that can go wrong is a fault with the program's words, never a pass.
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -358,6 +359,7 @@ std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> sp
 }
 
 void register_exec_twins(const std::vector<fs::path>& files) {
+  const std::vector<fs::path> shipped = shipped_twins_files();
   for (const fs::path& file : files)
     for (ExecTwinSpec& parsed : load_twins_file(file)) {
       auto spec = std::make_shared<const ExecTwinSpec>(std::move(parsed));
@@ -367,6 +369,7 @@ void register_exec_twins(const std::vector<fs::path>& files) {
         b.name = spec->name;
         b.summary = spec->summary;
         b.origin = "exec twin, " + file.string();
+        if (std::find(shipped.begin(), shipped.end(), file) == shipped.end()) b.rerun_args = "--twins " + file.string();
         b.kind = spec->kind;
         b.availability = [spec] { return exec_twin_availability(*spec); };
         b.make = [spec, feature_name](const ExtractorContext& ctx) { return make_exec_twin(spec, feature_name, ctx); };

@@ -651,6 +651,15 @@ def cases():
     add(Case("corrupt cached vector is named", ["score", "vector:city720x405"], 2, "city720x405",
              env={"TWINPROOF_CACHE": "{tmp}/cache"},
              setup=lambda tmp: write(tmp, "cache/vectors/city720x405.yuv", b"\0" * (720 * 405 * 3 // 2) * 2)))
+
+    # 17. Plugins and records from outside: a library that is none, counts that are not integers.
+    add(Case("--plugin that does not exist", ["--plugin", "{tmp}/none.so", "backends"], 2, "none.so: no such file"))
+    add(Case("--plugin that is a text file", ["--plugin", "{tmp}/p.so", "backends"], 2, "cannot be loaded", files={"p.so": "not ELF\n"}))
+    add(Case("TWINPROOF_PLUGINS naming a folder", ["backends"], 2, "not a regular file", env={"TWINPROOF_PLUGINS": "{tmp}"}))
+    # Found by fuzz_results: a float count converted by an undefined cast.
+    for field, value in (("values", 1e300), ("mismatches", -1), ("max_ulp", 0.5), ("bitdepth", 1e19)):
+        add(Case(f"results record {field} = {value}", ["report", "{tmp}/r"], 2, f"{field} is",
+                 files={"r/results.jsonl": record_line(**{field: value}) + "\n"}))
     return out
 
 
