@@ -108,11 +108,7 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
     ScoreTable expected = ref.table;
     std::string scope;
     if (twin.judged_metrics) {
-      ScoreTable only;
-      only.set_frames(ref.table.first_frame(), ref.table.frames());
-      for (const std::string& m : *twin.judged_metrics)
-        if (const auto it = ref.table.columns().find(m); it != ref.table.columns().end()) only.set_column(m, it->second);
-      expected = std::move(only);
+      expected = ref.table.only(*twin.judged_metrics);
       scope = fmt::format(" (the twin reports {} only)", fmt::join(*twin.judged_metrics, ", "));
     }
     const TableComparison cmp = compare_tables(expected, twin.table, tolerance_of);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "extractors/feature.hpp"
@@ -55,7 +56,10 @@ std::string value_text(double v, bool fp32) {
 
 // Runs one backend over the target's frames (a sub-clip ending at B is scored up to B + the
 // feature's look-ahead, so that B's metrics have the values the whole clip gives them).
-ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o) {
+// `judged`, when given, receives the metrics the backend says it is judged on (a twin that
+// reports fewer than the reference), as the gate judges it.
+ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o,
+               std::optional<std::vector<std::string>>* judged = nullptr) {
   ExtractorContext ctx;
   ctx.device = o.device;
   auto ex = make_extractor(b, ctx);
@@ -64,7 +68,9 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o) {
   if (o.frames) run.range = *o.frames;
   run.first_label = t.first_label;
   run.lookahead = feature_or_throw(t.cell.feature, "feature").lookahead;
-  return run_extractor(*ex, *src, t.cell.options, run);
+  ScoreTable table = run_extractor(*ex, *src, t.cell.options, run);
+  if (judged != nullptr) *judged = ex->judged_metrics();
+  return table;
 }
 
 // Streams the target's frames first .. limit through both backends with stage capture (the
@@ -72,6 +78,7 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o) {
 struct Bisection {
   std::optional<unsigned> frame;
   std::vector<StageDiff> stages;
+  bool stages_compared = false;  // some stage was exposed by both
 };
 Bisection bisect_stages(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const ReproTarget& t,
                         const ReproOptions& o, unsigned first, unsigned limit) {
@@ -87,13 +94,16 @@ Bisection bisect_stages(const FeatureDescriptor& feature, const Backend& referen
     return nullptr;
   };
   const TwinCheckReport r = check_twin(feature, reference, twin, src->format(), next, t.cell.options, o.device, first);
-  if (r.stages.empty()) return {};  // no exposed stage differs (or both refused)
-  return {r.frame, r.stages};
+  if (r.stages.empty()) return {std::nullopt, {}, r.stages_compared};  // no exposed stage differs (or both refused)
+  return {r.frame, r.stages, true};
 }
 
 // The verdict of a bisection: the first stage that differs, and what was equal before it. A sum
 // that departs while the twin hides its partial sums is the twin's own reduction.
 std::string bisection_verdict(const FeatureDescriptor& feature, const Cell& c, const Bisection& b) {
+  // Nothing to bisect when the two expose no stage in common (an exec twin exposes none).
+  if (!b.stages_compared)
+    return fmt::format("{} exposes no stage the reference does: the difference is in the outputs (see the first mismatch above)", c.twin);
   if (!b.frame) return "every exposed stage is equal; the difference is in the outputs only";
   std::string last_equal;
   for (const StageDiff& d : b.stages) {
@@ -316,9 +326,10 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
 
   // 0. A refusal on either side is the cell's verdict, as the gate judges it: both refusing
   // passes; one refusing while the other scores is the mismatch (there is nothing to bisect).
+  std::optional<std::vector<std::string>> judged_metrics;
   const auto refusal = [&](const Backend& b, ScoreTable& into) -> std::optional<std::string> {
     try {
-      into = run(b, t, o);
+      into = run(b, t, o, &b == twin ? &judged_metrics : nullptr);
       return std::nullopt;
     } catch (...) {
       const Fault f = classify_fault(std::current_exception());
@@ -343,6 +354,8 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
 
   // 1. Both backends over the cell; the calibration row (the gate's own per-metric, per-device
   // rows) decides the exit code, the bisection looks for the first differing bit.
+  // A twin that reports only some metrics is judged on those, as in the gate.
+  if (judged_metrics) res.reference = res.reference.only(*judged_metrics);
   const TableComparison exact = compare_tables(res.reference, res.twin, Tolerance::exact());
   res.mismatch = !exact.pass;
   res.first = exact.first;
@@ -350,7 +363,8 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
   const CellTolerance tol(table, c.feature, c.reference, c.twin, compute_capability_of(twin->gpu(), o.device));
   const TableComparison judged = compare_tables(res.reference, res.twin, tol);
   const CalibrationRow* row = tol.row("");
-  res.judged_by = fmt::format("judged by {} ({}): {}", row ? row->describe() : "no calibration row", tol.describe(res.reference.metrics()),
+  res.judged_by = fmt::format("judged by {} ({}){}: {}", row ? row->describe() : "no calibration row", tol.describe(res.reference.metrics()),
+                              judged_metrics ? fmt::format(" on {} only (what the twin reports)", fmt::join(*judged_metrics, ", ")) : "",
                               judged.summary());
   res.exit_code = judged.pass ? 0 : 1;
 

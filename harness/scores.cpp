@@ -25,6 +25,14 @@ std::vector<std::string> ScoreTable::metrics() const {
   return m;
 }
 
+ScoreTable ScoreTable::only(const std::vector<std::string>& metrics) const {
+  ScoreTable t;
+  t.set_frames(first_, count_);
+  for (const std::string& m : metrics)
+    if (const auto it = cols_.find(m); it != cols_.end()) t.set_column(m, it->second);
+  return t;
+}
+
 std::optional<double> ScoreTable::get(const std::string& metric, unsigned frame) const {
   const auto it = cols_.find(metric);
   if (it == cols_.end() || frame < first_ || frame - first_ >= it->second.size()) return std::nullopt;

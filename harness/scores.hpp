@@ -24,6 +24,9 @@ class ScoreTable final : public ScoreSink {
   std::optional<double> get(const std::string& metric, unsigned frame) const;  // absolute frame label
   const std::map<std::string, std::vector<std::optional<double>>>& columns() const { return cols_; }
   void set_column(const std::string& metric, std::vector<std::optional<double>> values) { cols_[metric] = std::move(values); }
+  // The same frames with only these metrics (those it has): what a twin that reports fewer
+  // metrics than the reference is judged against.
+  ScoreTable only(const std::vector<std::string>& metrics) const;
 
  private:
   unsigned first_ = 0, count_ = 0;

@@ -127,6 +127,7 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
       diffs.push_back(compare_stage(s, ref->inspect(s.id), dut->inspect(s.id)));
       const StageDiff& d = diffs.back();
       differs = differs || (d.ref_has && d.twin_has && !d.equal);
+      r.stages_compared = r.stages_compared || (d.ref_has && d.twin_has);
     }
     if (differs && !r.frame) {
       r.frame = t;

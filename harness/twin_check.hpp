@@ -35,6 +35,7 @@ struct TwinCheckReport {
   bool refused = false;                  // both refused the configuration at init (nothing to compare)
   bool equal = true;                     // every exposed stage and every output has the same bits
   std::optional<unsigned> frame;         // the first frame where something differs
+  bool stages_compared = false;          // some stage was exposed by both (an exec twin exposes none)
   std::vector<StageDiff> stages;         // that frame's stages, pipeline order
   TableComparison outputs;               // every metric of every frame
   std::string summary() const;           // one line

@@ -362,6 +362,11 @@ BOOST_AUTO_TEST_CASE(ffmpegs_vmafmotion_is_judged_by_its_calibrated_row) {
   BOOST_TEST(pass >= 6u);
   BOOST_TEST(waived == 1u);        // tiny3: narrower than the filter
   BOOST_TEST(unsupported >= 2u);   // 4:0:0, 12- and 16-bit clips
+  // repro judges the twin on what it reports, as the gate does, and says it has no stages.
+  const auto repro = run_cli({"repro", "float_motion/ffmpeg-vmafmotion/pan576/8b/420/default"});
+  BOOST_TEST(repro.rc == 0, repro.err);
+  BOOST_TEST(contains(repro.out, "places=1 (places=1) on motion only (what the twin reports): 48 values match"), repro.out);
+  BOOST_TEST(contains(repro.out, "ffmpeg-vmafmotion exposes no stage the reference does"), repro.out);
 }
 
 BOOST_AUTO_TEST_CASE(a_libvmaf_build_through_the_driver_equals_the_reference_where_it_scores) {
