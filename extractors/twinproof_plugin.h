@@ -39,24 +39,30 @@ extern "C" {
 
 #define TWINPROOF_PLUGIN_ABI_VERSION 1u
 
-typedef enum TwinproofStatus {
+/* Statuses, chroma formats and device kinds are plain 32-bit integers, not enum types, so that
+ * twinproof can check whatever value a plugin hands over (a C++ enum holding a value outside its
+ * enumerators is undefined behaviour). */
+typedef int32_t TwinproofStatus;
+enum {
   TWINPROOF_OK = 0,
   TWINPROOF_REFUSED = 1,
   TWINPROOF_UNSUPPORTED = 2,
   TWINPROOF_FAULT = 3
-} TwinproofStatus;
+};
 
-typedef enum TwinproofChroma {
+typedef int32_t TwinproofChroma;
+enum {
   TWINPROOF_CHROMA_400 = 0,
   TWINPROOF_CHROMA_420 = 1,
   TWINPROOF_CHROMA_422 = 2,
   TWINPROOF_CHROMA_444 = 3
-} TwinproofChroma;
+};
 
-typedef enum TwinproofDeviceKind {
+typedef int32_t TwinproofDeviceKind;
+enum {
   TWINPROOF_DEVICE_HOST = 0, /* runs on the CPU */
   TWINPROOF_DEVICE_GPU = 1   /* needs a GPU: its cells are gated with --require, get a device ordinal */
-} TwinproofDeviceKind;
+};
 
 typedef struct TwinproofFormat {
   int width, height; /* luma size */
