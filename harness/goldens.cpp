@@ -146,15 +146,29 @@ GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const Extra
   const auto t0 = std::chrono::steady_clock::now();
   const VectorSpec& v = Manifest::project().get(g.vector);
   try {
-    make_extractor(b, ctx)->init(v.fmt, g.options);
+    // The whole clip, not init alone: a twin may refuse while extracting (samples out of range),
+    // and an exec twin's program only runs, and refuses, once it has the frames.
+    make_extractor(b, ctx)->init(v.fmt, g.options);  // most refusals come here, clip or no clip
+    if (vector_present(v)) {
+      auto src = open_vector(v);
+      auto ex = make_extractor(b, ctx);
+      (void)run_extractor(*ex, *src, g.options);
+    } else {
+      r.status = GoldenStatus::absent;
+      r.detail = fmt::format("accepted at init; whether it refuses the frames needs vector {} (`twinproof vectors fetch {}`)", v.id, v.id);
+      r.seconds = seconds_since(t0);
+      return r;
+    }
     r.status = GoldenStatus::fail;
     r.detail = fmt::format("accepted a configuration that must be refused{}",
                            g.refused_by_libvmaf ? " (libvmaf refuses it)" : "");
   } catch (...) {
-    // Only a refusal passes: an unavailable backend or a device fault is an error, never a refusal.
+    // Only a refusal passes: an unavailable backend or a device fault is an error, never a
+    // refusal. A program's failure (an exec twin's) is its refusal here, as in the gate.
     const Fault f = classify_fault(std::current_exception());
-    r.status = f.kind == FaultKind::refused ? GoldenStatus::pass : GoldenStatus::error;
-    r.detail = f.kind == FaultKind::refused ? "refused: " + f.message : f.text();
+    const bool refused = f.kind == FaultKind::refused || f.kind == FaultKind::tool;
+    r.status = refused ? GoldenStatus::pass : GoldenStatus::error;
+    r.detail = refused ? "refused: " + f.message : f.text();
   }
   r.seconds = seconds_since(t0);
   return r;
