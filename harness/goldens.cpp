@@ -148,12 +148,12 @@ GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const Extra
   try {
     // The whole clip, not init alone: a twin may refuse while extracting (samples out of range),
     // and an exec twin's program only runs, and refuses, once it has the frames.
-    make_extractor(b, ctx)->init(v.fmt, g.options);  // most refusals come here, clip or no clip
+    auto ex = make_extractor(b, ctx);
     if (vector_present(v)) {
       auto src = open_vector(v);
-      auto ex = make_extractor(b, ctx);
-      (void)run_extractor(*ex, *src, g.options);
+      (void)run_extractor(*ex, *src, g.options);  // its init refuses as init alone would
     } else {
+      ex->init(v.fmt, g.options);  // most refusals come here, clip or no clip
       r.status = GoldenStatus::absent;
       r.detail = fmt::format("accepted at init; whether it refuses the frames needs vector {} (`twinproof vectors fetch {}`)", v.id, v.id);
       r.seconds = seconds_since(t0);

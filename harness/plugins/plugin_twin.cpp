@@ -60,6 +60,16 @@ struct ArrayRelay {
   std::exception_ptr fault;
 };
 
+// A metric name a plugin handed over, checked against its feature's metrics (else a fault:
+// `did` says what the plugin did with it).
+std::string feature_metric(const PluginTwinInfo& info, const char* metric, const char* did) {
+  const std::string name = plugin_text(metric, 64);
+  const auto& known = info.feature->metrics;
+  if (std::find(known.begin(), known.end(), name) == known.end())
+    throw ToolFailed(0, fmt::format("plugin twin {} {} '{}', which is not a metric of {}", info.name, did, name, info.feature->name), false);
+  return name;
+}
+
 }  // namespace
 
 extern "C" {
@@ -67,13 +77,7 @@ static void twinproof_relay_score(void* sink, const char* metric, unsigned frame
   auto* relay = static_cast<ScoreRelay*>(sink);
   if (relay->fault) return;
   try {
-    const std::string name = plugin_text(metric, 64);
-    const auto& known = relay->info->feature->metrics;
-    if (std::find(known.begin(), known.end(), name) == known.end())
-      throw ToolFailed(0, fmt::format("plugin twin {} emitted '{}', which is not a metric of {}", relay->info->name, name,
-                                      relay->info->feature->name),
-                       false);
-    relay->sink->put(name, frame, value);
+    relay->sink->put(feature_metric(*relay->info, metric, "emitted"), frame, value);
   } catch (...) {
     relay->fault = std::current_exception();
   }
@@ -128,13 +132,7 @@ class PluginTwin final : public Extractor {
     const char* const* names = twin().metrics(instance_);
     constexpr std::size_t kMaxMetrics = 64;
     for (std::size_t i = 0; names != nullptr && names[i] != nullptr && i < kMaxMetrics; ++i) {
-      const std::string name = plugin_text(names[i], 64);
-      const auto& known = info_->feature->metrics;
-      if (std::find(known.begin(), known.end(), name) == known.end())
-        throw ToolFailed(0, fmt::format("plugin twin {} names '{}' among its metrics, which is not a metric of {}", info_->name, name,
-                                        info_->feature->name),
-                         false);
-      metrics_.push_back(name);
+      metrics_.push_back(feature_metric(*info_, names[i], "names among its metrics"));
     }
     if (metrics_.empty()) throw ToolFailed(0, fmt::format("plugin twin {} names no metric after init", info_->name), false);
   }
