@@ -37,9 +37,24 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file, c
 // 40 characters), containers as "an array of N" / "an object of N keys".
 std::string json_excerpt(const nlohmann::json& j);
 
+// A field of outside data whose value is out of its range; walking_json_file turns it into an
+// InputError naming the file. It stays a std::out_of_range for readers that catch the standard type.
+class JsonFieldError : public std::out_of_range {
+ public:
+  JsonFieldError(std::string field, std::string value, const std::string& message)
+      : std::out_of_range(field + " is " + value + ", " + message), field_(std::move(field)), value_(std::move(value)),
+        message_(message) {}
+  const std::string& field() const { return field_; }
+  const std::string& value() const { return value_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string field_, value_, message_;
+};
+
 // An integer field of outside data, checked before it is converted: nlohmann's get<int>() converts
 // a float (1e300) or a negative number to an integer type with a cast that is undefined or wraps.
-// Throws std::out_of_range naming `field` for anything but a JSON integer that fits in `Int`.
+// Throws JsonFieldError naming `field` for anything but a JSON integer that fits in `Int`.
 template <std::integral Int>
 Int json_integer(const nlohmann::json& v, std::string_view field) {
   if (v.is_number_unsigned()) {
@@ -47,7 +62,7 @@ Int json_integer(const nlohmann::json& v, std::string_view field) {
   } else if (v.is_number_integer()) {
     if (const auto i = v.get<std::int64_t>(); std::in_range<Int>(i)) return static_cast<Int>(i);
   }
-  throw std::out_of_range(std::string(field) + " is " + json_excerpt(v) + ", not an integer in range");
+  throw JsonFieldError(std::string(field), json_excerpt(v), "not an integer in range");
 }
 
 // Refuses a key of `object` that is not in `known` (a misspelt key must not be ignored).
@@ -61,14 +76,16 @@ inline void reject_unknown_keys(const nlohmann::json& object, std::initializer_l
 // nlohmann's message without its "[json.exception.type_error.302] " prefix.
 std::string json_fault_text(const nlohmann::json::exception& e);
 
-// Runs `body` (which walks a parsed file) and turns nlohmann's type and range faults into an
-// InputError naming the file, without the library's internal text.
+// Runs `body` (which walks a parsed file) and turns nlohmann's type and range faults, and a
+// JsonFieldError, into an InputError naming the file, without the library's internal text.
 template <class Body>
 auto walking_json_file(const std::string& file, Body&& body) -> decltype(body()) {
   try {
     return body();
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file, "json", "", std::string("unexpected shape: ") + json_fault_text(e));
+  } catch (const JsonFieldError& e) {
+    throw InputError(file, e.field(), e.value(), e.message());
   }
 }
 

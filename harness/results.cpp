@@ -93,14 +93,23 @@ std::vector<CellResult> read_results(const std::filesystem::path& file, std::siz
     // writing it; any other line that does not read is a damaged record.
     const bool complete = !in.eof();
     if (line.empty()) continue;
+    // A complete line that does not read stops the reading, naming the line (and the field where
+    // one is known); a cut-short last line is counted.
+    const auto malformed = [&](const std::string& field, const std::string& value, const std::string& why) {
+      if (complete) throw InputError(file.string(), "line " + std::to_string(n) + field, value, "malformed record: " + why);
+      ++bad;
+    };
     try {
       if (line.size() > kMaxRecordBytes)
         throw InputError(file.string(), "line " + std::to_string(n), fmt::format("{} bytes", line.size()), "record longer than allowed");
       const json j = parse_json_text(line, file.string(), "line " + std::to_string(n));
-      out.push_back(walking_json_file(file.string(), [&] { return cell_result_from_json(j); }));
+      out.push_back(cell_result_from_json(j));
+    } catch (const JsonFieldError& e) {
+      malformed(": " + e.field(), e.value(), e.message());
+    } catch (const json::exception& e) {
+      malformed("", "", "unexpected shape: " + json_fault_text(e));
     } catch (const std::exception& e) {
-      if (complete) throw InputError(file.string(), "line " + std::to_string(n), "", std::string("malformed record: ") + e.what());
-      ++bad;
+      malformed("", "", e.what());
     }
   }
   if (in.bad()) throw InputError(file.string(), "file", file.string(), "read failed");
