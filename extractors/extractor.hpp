@@ -145,6 +145,9 @@ struct Probe {
 struct ExtractorContext {
   int device = 0;               // GPU ordinal for device backends
   bool capture_stages = false;  // keep the latest frame's stages for inspect()
+  // Threads a CPU backend may split a plane's rows over (0: one per hardware thread). The gate
+  // keeps 1, as it runs cells side by side; score and bench give every core to one clip.
+  unsigned threads = 1;
 };
 
 class Extractor {

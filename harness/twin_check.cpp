@@ -77,20 +77,22 @@ std::vector<Frame> random_frames(const Format& fmt, unsigned count, std::uint64_
 }
 
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
-                           const std::vector<Frame>& frames, const OptionList& options, int device) {
+                           const std::vector<Frame>& frames, const OptionList& options, int device, unsigned twin_threads) {
   std::size_t next = 0;
   return check_twin(
       feature, reference, twin, frames.front().format(),
-      [&]() -> const Frame* { return next == frames.size() ? nullptr : &frames[next++]; }, options, device, 0);
+      [&]() -> const Frame* { return next == frames.size() ? nullptr : &frames[next++]; }, options, device, 0, twin_threads);
 }
 
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
-                           const std::function<const Frame*()>& next_frame, const OptionList& options, int device, unsigned first_label) {
+                           const std::function<const Frame*()>& next_frame, const OptionList& options, int device, unsigned first_label,
+                           unsigned twin_threads) {
   TwinCheckReport r;
   ExtractorContext ctx;
   ctx.device = device;
   ctx.capture_stages = true;
   auto ref = make_extractor(reference, ctx);
+  ctx.threads = twin_threads;
   auto dut = make_extractor(twin, ctx);
   std::optional<std::string> ref_refusal, twin_refusal;
   try {

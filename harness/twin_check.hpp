@@ -44,14 +44,16 @@ struct TwinCheckReport {
 // Frames of `fmt` whose samples are uniformly random below 2^bitdepth.
 std::vector<Frame> random_frames(const Format& fmt, unsigned count, std::uint64_t seed);
 
-// Runs both backends over `frames` with `options`, capturing stages.
+// Runs both backends over `frames` with `options`, capturing stages. The reference runs on one
+// thread; the twin on `twin_threads` (ExtractorContext::threads).
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
-                           const std::vector<Frame>& frames, const OptionList& options, int device = 0);
+                           const std::vector<Frame>& frames, const OptionList& options, int device = 0,
+                           unsigned twin_threads = 1);
 // The same over frames of `fmt` streamed from `next_frame` (the next frame, valid until the next
 // call; nullptr: no more), labelled from `first_label`: repro bisects a clip this way without
 // holding it in memory, the tests over frames they hold, neither copying a frame.
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
                            const std::function<const Frame*()>& next_frame, const OptionList& options, int device,
-                           unsigned first_label);
+                           unsigned first_label, unsigned twin_threads = 1);
 
 }  // namespace twinproof

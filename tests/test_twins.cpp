@@ -123,6 +123,33 @@ BOOST_AUTO_TEST_CASE(every_exact_host_twin_matches_every_stage_at_every_simd_lev
   unsetenv("TWINPROOF_SIMD");
 }
 
+BOOST_AUTO_TEST_CASE(host_backends_give_the_same_bits_on_any_number_of_threads) {
+  // A plane's rows split over threads: every stage and output against the reference on one
+  // thread, at band counts that divide the rows unevenly, leave bands of the minimum size, or
+  // exceed the rows (one band).
+  const std::vector<Format> formats = {{67, 45, 8, Chroma::c420}, {1920, 1080, 12, Chroma::c422}, {33, 2000, 16, Chroma::c444},
+                                       {4001, 5, 8, Chroma::c400},  {3, 3, 8, Chroma::c444},       {175, 99, 10, Chroma::c420}};
+  int compared = 0;
+  for (const FeatureDescriptor* f : features()) {
+    const Backend* ref = find_backend(f->name, f->reference);
+    for (const Backend* b : backends()) {
+      if (b->feature != f->name || b->kind != BackendKind::host || !is_built_in(*b) || !b->availability().available) continue;
+      for (const Format& fmt : formats) {
+        const std::uint64_t seed = fresh_seed();
+        const std::vector<Frame> frames = random_frames(fmt, 4, seed);
+        for (unsigned threads : {2u, 3u, 8u}) {
+          const OptionList& options = f->probe_option_sets[threads % f->probe_option_sets.size()];
+          const TwinCheckReport r = check_twin(*f, *ref, *b, frames, options, 0, threads);
+          compared += r.refused ? 0 : 1;
+          BOOST_CHECK_MESSAGE(r.equal, f->name << "/" << b->name << " on " << threads << " threads, " << describe(fmt) << ": "
+                                               << r.summary() << " (seed " << seed << ")");
+        }
+      }
+    }
+  }
+  BOOST_TEST(compared >= 60);  // cpu and cpu-simd of both features, most configurations scored
+}
+
 BOOST_AUTO_TEST_CASE(an_unknown_simd_level_is_refused_and_the_level_used_is_recorded) {
   for (const char* bad : {"AVX2", "bogus", "avx-512"}) {
     setenv("TWINPROOF_SIMD", bad, 1);

@@ -6,9 +6,12 @@
 
 namespace twinproof::float_motion {
 
-void convert_plane(const PictureView& pic, int plane, int w, int h, float* out) {
+namespace {
+
+// Rows [begin, end) of convert_plane.
+void convert_rows(const PictureView& pic, int plane, int w, int begin, int end, float* out) {
   const int bpc = pic.fmt.bitdepth;
-  for (int i = 0; i < h; ++i) {
+  for (int i = begin; i < end; ++i) {
     const std::uint8_t* row = pic.data[plane] + pic.stride[plane] * i;
     float* o = out + static_cast<std::size_t>(i) * w;
     if (bpc == 8) {
@@ -20,14 +23,12 @@ void convert_plane(const PictureView& pic, int plane, int w, int h, float* out) 
   }
 }
 
-namespace {
-
 // tmp[i][j] = sum_k f[k] * in[mirror(i - r + k)][j]. The loop runs over j innermost so the
 // compiler may compute several j at once; each element's own sum keeps the tap order.
 template <int N>
-void vertical_pass(const float* in, int w, int h, const float* f, float* tmp) {
+void vertical_pass(const float* in, int w, int h, const float* f, float* tmp, int begin, int end) {
   constexpr int r = N / 2;
-  for (int i = 0; i < h; ++i) {
+  for (int i = begin; i < end; ++i) {
     const float* src[N];
     for (int k = 0; k < N; ++k) src[k] = in + static_cast<std::size_t>(mirror(i - r + k, h)) * w;
     float* o = tmp + static_cast<std::size_t>(i) * w;
@@ -37,9 +38,9 @@ void vertical_pass(const float* in, int w, int h, const float* f, float* tmp) {
 
 // out[i][j] = sum_k f[k] * tmp[i][mirror(j - r + k)].
 template <int N>
-void horizontal_pass(const float* tmp, int w, int h, const float* f, float* out) {
+void horizontal_pass(const float* tmp, int w, const float* f, float* out, int begin, int end) {
   constexpr int r = N / 2;
-  for (int i = 0; i < h; ++i) {
+  for (int i = begin; i < end; ++i) {
     const float* row = tmp + static_cast<std::size_t>(i) * w;
     float* o = out + static_cast<std::size_t>(i) * w;
     const int edge = r < w ? r : w;
@@ -50,26 +51,26 @@ void horizontal_pass(const float* tmp, int w, int h, const float* f, float* out)
   }
 }
 
-}  // namespace
-
-void blur_vertical(const float* in, int w, int h, const Taps& t, float* tmp) {
-  if (t.count == 3) vertical_pass<3>(in, w, h, t.f, tmp);
-  else vertical_pass<5>(in, w, h, t.f, tmp);
+void vertical_rows(const float* in, int w, int h, const Taps& t, float* tmp, int begin, int end) {
+  if (t.count == 3) vertical_pass<3>(in, w, h, t.f, tmp, begin, end);
+  else vertical_pass<5>(in, w, h, t.f, tmp, begin, end);
 }
 
-void blur_horizontal(const float* tmp, int w, int h, const Taps& t, float* out) {
-  if (t.count == 3) horizontal_pass<3>(tmp, w, h, t.f, out);
-  else horizontal_pass<5>(tmp, w, h, t.f, out);
+void horizontal_rows(const float* tmp, int w, const Taps& t, float* out, int begin, int end) {
+  if (t.count == 3) horizontal_pass<3>(tmp, w, t.f, out, begin, end);
+  else horizontal_pass<5>(tmp, w, t.f, out, begin, end);
 }
 
-void downscale_plane(const float* in, int w, int h, int sw, int sh, float* out) {
+// Output rows [begin, end) of downscale_plane.
+void downscale_rows(const float* in, int w, int h, int sw, int sh, float* out, int begin, int end) {
   if (sw == w && sh == h) {
-    std::memcpy(out, in, sizeof(float) * static_cast<std::size_t>(w) * h);
+    std::memcpy(out + static_cast<std::size_t>(begin) * w, in + static_cast<std::size_t>(begin) * w,
+                sizeof(float) * static_cast<std::size_t>(w) * (end - begin));
     return;
   }
   std::vector<BilinearIndex> cols(sw);
   for (int x = 0; x < sw; ++x) cols[x] = bilinear_index(x, w, sw);
-  for (int y = 0; y < sh; ++y) {
+  for (int y = begin; y < end; ++y) {
     const BilinearIndex ry = bilinear_index(y, h, sh);
     const float* r1 = in + static_cast<std::size_t>(ry.i1) * w;
     const float* r2 = in + static_cast<std::size_t>(ry.i2) * w;
@@ -79,6 +80,16 @@ void downscale_plane(const float* in, int w, int h, int sw, int sh, float* out) 
     }
   }
 }
+
+}  // namespace
+
+void convert_plane(const PictureView& pic, int plane, int w, int h, float* out) { convert_rows(pic, plane, w, 0, h, out); }
+
+void blur_vertical(const float* in, int w, int h, const Taps& t, float* tmp) { vertical_rows(in, w, h, t, tmp, 0, h); }
+
+void blur_horizontal(const float* tmp, int w, int h, const Taps& t, float* out) { horizontal_rows(tmp, w, t, out, 0, h); }
+
+void downscale_plane(const float* in, int w, int h, int sw, int sh, float* out) { downscale_rows(in, w, h, sw, sh, out, 0, sh); }
 
 void CpuEngine::init(const Format&, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) {
   taps_ = taps_for(o.filter_size);
@@ -107,21 +118,30 @@ void CpuEngine::init(const Format&, const std::vector<PlaneGeometry>& planes, co
   ready_.clear();
 }
 
+// Each stage over the bands of its rows; the next stage reads rows of its neighbours' bands, so
+// every stage ends before the next begins.
 void CpuEngine::blur(const float* converted, const PlaneGeometry& g, float* tmp, float* out) {
-  blur_vertical(converted, g.w, g.h, taps_, tmp);
-  blur_horizontal(tmp, g.w, g.h, taps_, out);
+  bands_.run(g.h, kMinBandRows, [&](int, int b, int e) { vertical_rows(converted, g.w, g.h, taps_, tmp, b, e); });
+  bands_.run(g.h, kMinBandRows, [&](int, int b, int e) { horizontal_rows(tmp, g.w, taps_, out, b, e); });
 }
 
 void CpuEngine::row_sums(const float* a, const float* b, int w, int h, float* out) {
   for (int i = 0; i < h; ++i) out[i] = row_sad(a + static_cast<std::size_t>(i) * w, b + static_cast<std::size_t>(i) * w, w);
 }
 
+void CpuEngine::banded_row_sums(const float* a, const float* b, int w, int h, float* out) {
+  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+    const std::size_t off = static_cast<std::size_t>(begin) * w;
+    row_sums(a + off, b + off, w, end - begin, out + begin);
+  });
+}
+
 void CpuEngine::blur_and_sum(const PictureView& pic, PlaneState& s, unsigned cur, unsigned prev, bool pair) {
   const PlaneGeometry& g = s.g;
-  convert_plane(pic, g.plane, g.w, g.h, s.converted.data());
+  bands_.run(g.h, kMinBandRows, [&](int, int b, int e) { convert_rows(pic, g.plane, g.w, b, e, s.converted.data()); });
   blur(s.converted.data(), g, s.vertical.data(), s.blurred[cur].data());
   // SAD of A (earlier) and B (later).
-  if (pair) row_sums(s.blurred[prev].data(), s.blurred[cur].data(), g.w, g.h, s.rows.data());
+  if (pair) banded_row_sums(s.blurred[prev].data(), s.blurred[cur].data(), g.w, g.h, s.rows.data());
 }
 
 void CpuEngine::submit(const PictureView& pic) {
@@ -131,13 +151,15 @@ void CpuEngine::submit(const PictureView& pic) {
   for (PlaneState& s : planes_) {
     const PlaneGeometry& g = s.g;
     blur_and_sum(pic, s, cur, prev, pair);
-    if (add_scale1_) downscale_plane(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data());
+    if (add_scale1_)
+      bands_.run(g.sh, kMinBandRows,
+                 [&](int, int b, int e) { downscale_rows(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data(), b, e); });
     if (!pair) continue;
     s.total = total_of_row_sums(s.rows);
     const float sad0 = score_from_row_sums(s.rows, g.w);
     float sad1 = 0;
     if (add_scale1_) {
-      row_sums(s.down[prev].data(), s.down[cur].data(), g.sw, g.sh, s.rows_down.data());
+      banded_row_sums(s.down[prev].data(), s.down[cur].data(), g.sw, g.sh, s.rows_down.data());
       s.total_down = total_of_row_sums(s.rows_down);
       sad1 = score_from_row_sums(s.rows_down, g.sw);
     }

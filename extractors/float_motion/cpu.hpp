@@ -7,6 +7,7 @@
 
 #include "extractors/float_motion/motion.hpp"
 #include "extractors/ready_queue.hpp"
+#include "extractors/row_bands.hpp"
 
 namespace twinproof::float_motion {
 
@@ -21,7 +22,7 @@ void downscale_plane(const float* in, int w, int h, int sw, int sh, float* out);
 
 class CpuEngine : public MotionEngine {
  public:
-  explicit CpuEngine(const ExtractorContext& ctx) : ctx_(ctx) {}
+  explicit CpuEngine(const ExtractorContext& ctx) : ctx_(ctx), bands_(ctx.threads) {}
 
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override;
   void submit(const PictureView& pic) override;
@@ -36,6 +37,11 @@ class CpuEngine : public MotionEngine {
   virtual void blur_and_sum(const PictureView& pic, PlaneState& s, unsigned cur, unsigned prev, bool pair);
   virtual void blur(const float* converted, const PlaneGeometry& g, float* tmp, float* out);
   virtual void row_sums(const float* a, const float* b, int w, int h, float* out);
+  // row_sums() over the bands of the rows (each row's sum is its own: any split is exact).
+  void banded_row_sums(const float* a, const float* b, int w, int h, float* out);
+
+  // Fewer rows than this per band cost more in hand-over than they save.
+  static constexpr int kMinBandRows = 16;
 
   struct PlaneState {
     PlaneGeometry g{};
@@ -46,6 +52,7 @@ class CpuEngine : public MotionEngine {
   };
 
   const ExtractorContext ctx_;
+  RowBands bands_;  // the rows of a plane, split over ctx_.threads threads
   // Whether the converted and vertical planes are kept whole (the reference's stages; a fused
   // twin needs them only to expose its stages).
   bool whole_stage_planes_ = true;

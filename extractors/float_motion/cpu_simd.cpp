@@ -33,11 +33,18 @@ class CpuSimdEngine final : public CpuEngine {
       return;
     }
     const PlaneGeometry& g = s.g;
-    const SimdPlaneJob job{pic.data[g.plane], pic.stride[g.plane], pic.fmt.bitdepth, g.w, g.h, taps_,
-                           s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
-                           ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
-    if (level_ == SimdLevel::avx512) fused_plane_avx512(job, scratch_);
-    else fused_plane_avx2(job, scratch_);
+    SimdPlaneJob job{pic.data[g.plane], pic.stride[g.plane], pic.fmt.bitdepth, g.w, g.h, taps_,
+                     s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
+                     ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
+    // The fused pass needs nothing from another band's output: one pass over the bands.
+    scratch_.resize(bands_.threads());
+    bands_.run(g.h, kMinBandRows, [&](int band, int begin, int end) {
+      SimdPlaneJob mine = job;
+      mine.first_row = begin;
+      mine.end_row = end;
+      if (level_ == SimdLevel::avx512) fused_plane_avx512(mine, scratch_[band]);
+      else fused_plane_avx2(mine, scratch_[band]);
+    });
   }
   void row_sums(const float* a, const float* b, int w, int h, float* out) override {
     if (level_ == SimdLevel::scalar) CpuEngine::row_sums(a, b, w, h, out);
@@ -46,7 +53,7 @@ class CpuSimdEngine final : public CpuEngine {
 
  private:
   SimdLevel level_;
-  std::vector<float> scratch_;
+  std::vector<std::vector<float>> scratch_;  // a ring of converted rows per band
 };
 
 }  // namespace

@@ -28,6 +28,7 @@ struct SimdPlaneJob {
   float* row_sums;              // h out (when previous)
   float* converted;             // w x h out for stage capture, or nullptr
   float* vertical;              // w x h out for stage capture, or nullptr
+  int first_row = 0, end_row = 0;  // the output rows to compute, [first_row, end_row) of h
 };
 
 void fused_plane_avx2(const SimdPlaneJob& job, std::vector<float>& scratch);

@@ -10,9 +10,9 @@ void LumaRing::init(const Format& fmt, unsigned distance) {
   slots_.assign(distance + 1, std::vector<std::uint16_t>(static_cast<std::size_t>(w_) * h_));
 }
 
-void LumaRing::store(const PictureView& pic, unsigned index) {
+void LumaRing::store(const PictureView& pic, unsigned index, int begin, int end) {
   std::uint16_t* out = slots_[index % slots_.size()].data();
-  for (int y = 0; y < h_; ++y) {
+  for (int y = begin; y < end; ++y) {
     const std::uint8_t* row = pic.data[0] + pic.stride[0] * y;
     std::uint16_t* o = out + static_cast<std::size_t>(y) * w_;
     if (pic.fmt.bitdepth == 8) {
@@ -41,7 +41,7 @@ void CpuSadEngine::init(const Format& fmt, unsigned distance) {
 }
 
 void CpuSadEngine::submit(const PictureView& pic) {
-  ring_.store(pic, frames_);
+  bands_.run(fmt_.height, kMinBandRows, [&](int, int begin, int end) { ring_.store(pic, frames_, begin, end); });
   if (frames_ >= distance_) {
     total_ = pair_total(ring_.frame(frames_ - distance_), ring_.frame(frames_));
     queue_.push(total_);
@@ -54,28 +54,36 @@ std::uint64_t CpuSadEngine::pair_total(const std::uint16_t* p, const std::uint16
   const int w = fmt_.width, h = fmt_.height;
   const VerticalRounding vr = vertical_rounding(fmt_.bitdepth);
   const auto at = [w](int y, int x) { return static_cast<std::size_t>(y) * w + x; };
+  // Each stage over bands of rows; the vertical pass reads its neighbours' rows, so each stage
+  // ends before the next begins.
   // The difference, earlier minus later.
-  for (std::size_t i = 0; i < diff_.size(); ++i) diff_[i] = std::int32_t(p[i]) - std::int32_t(c[i]);
+  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+    for (std::size_t i = at(begin, 0); i < at(end, 0); ++i) diff_[i] = std::int32_t(p[i]) - std::int32_t(c[i]);
+  });
   // The vertical pass on the difference, then the horizontal pass on its rows.
-  for (int i = 0; i < h; ++i)
-    for (int j = 0; j < w; ++j) {
-      std::int32_t d[5];
-      for (int k = 0; k < 5; ++k) d[k] = diff_[at(mirror(i - kRadius + k, h), j)];
-      vertical_[at(i, j)] = vertical_output(d, vr);
+  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+    for (int i = begin; i < end; ++i)
+      for (int j = 0; j < w; ++j) {
+        std::int32_t d[5];
+        for (int k = 0; k < 5; ++k) d[k] = diff_[at(mirror(i - kRadius + k, h), j)];
+        vertical_[at(i, j)] = vertical_output(d, vr);
+      }
+  });
+  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      std::uint32_t row_sum = 0;  // modulo 2^32, as libvmaf keeps it (it cannot wrap for w <= 65537)
+      for (int j = 0; j < w; ++j) {
+        std::int32_t v[5];
+        for (int k = 0; k < 5; ++k) v[k] = vertical_[at(i, mirror(j - kRadius + k, w))];
+        const std::int32_t x = horizontal_output(v);
+        horizontal_[at(i, j)] = x;
+        row_sum += static_cast<std::uint32_t>(std::abs(x));
+      }
+      rows_[i] = row_sum;
     }
+  });
   std::uint64_t total = 0;
-  for (int i = 0; i < h; ++i) {
-    std::uint32_t row_sum = 0;  // modulo 2^32, as libvmaf keeps it (it cannot wrap for w <= 65537)
-    for (int j = 0; j < w; ++j) {
-      std::int32_t v[5];
-      for (int k = 0; k < 5; ++k) v[k] = vertical_[at(i, mirror(j - kRadius + k, w))];
-      const std::int32_t x = horizontal_output(v);
-      horizontal_[at(i, j)] = x;
-      row_sum += static_cast<std::uint32_t>(std::abs(x));
-    }
-    rows_[i] = row_sum;
-    total += row_sum;
-  }
+  for (int i = 0; i < h; ++i) total += rows_[i];
   return total;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "extractors/motion/frame_loop.hpp"
+#include "extractors/row_bands.hpp"
 
 namespace twinproof::motion {
 
@@ -13,8 +14,8 @@ namespace twinproof::motion {
 class LumaRing {
  public:
   void init(const Format& fmt, unsigned distance);
-  // Copies the picture's luma in as frame `index`.
-  void store(const PictureView& pic, unsigned index);
+  // Copies rows [begin, end) of the picture's luma in as those of frame `index`.
+  void store(const PictureView& pic, unsigned index, int begin, int end);
   const std::uint16_t* frame(unsigned index) const;  // w x h, row-major
   int width() const { return w_; }
   int height() const { return h_; }
@@ -26,7 +27,7 @@ class LumaRing {
 
 class CpuSadEngine : public SadEngine {
  public:
-  explicit CpuSadEngine(const ExtractorContext& ctx) : ctx_(ctx) {}
+  explicit CpuSadEngine(const ExtractorContext& ctx) : ctx_(ctx), bands_(ctx.threads) {}
   void init(const Format& fmt, unsigned distance) override;
   void submit(const PictureView& pic) override;
   std::optional<std::uint64_t> take(bool) override { return queue_.take(); }
@@ -36,7 +37,11 @@ class CpuSadEngine : public SadEngine {
   // T of the pair (earlier P, later C), filling rows_ (and the planes when capturing).
   virtual std::uint64_t pair_total(const std::uint16_t* p, const std::uint16_t* c);
 
+  // Fewer rows than this per band cost more in hand-over than they save.
+  static constexpr int kMinBandRows = 16;
+
   const ExtractorContext ctx_;
+  RowBands bands_;  // the rows of a pair, split over ctx_.threads threads
   Format fmt_{};
   unsigned distance_ = 1;
   unsigned frames_ = 0;

@@ -22,13 +22,21 @@ class CpuSimdSadEngine final : public CpuSadEngine {
  protected:
   std::uint64_t pair_total(const std::uint16_t* p, const std::uint16_t* c) override {
     if (level_ == SimdLevel::scalar) return CpuSadEngine::pair_total(p, c);
-    const SadJob job{p, c, fmt_.width, fmt_.height, fmt_.bitdepth, rows_.data()};
-    return level_ == SimdLevel::avx512 ? pair_total_avx512(job, scratch_) : pair_total_avx2(job, scratch_);
+    // Bands of rows, each with its own row of V; their totals are integers, added in any order.
+    scratch_.resize(bands_.threads());
+    std::vector<std::uint64_t> totals(bands_.threads(), 0);
+    bands_.run(fmt_.height, kMinBandRows, [&](int band, int begin, int end) {
+      const SadJob job{p, c, fmt_.width, fmt_.height, fmt_.bitdepth, rows_.data(), begin, end};
+      totals[band] = level_ == SimdLevel::avx512 ? pair_total_avx512(job, scratch_[band]) : pair_total_avx2(job, scratch_[band]);
+    });
+    std::uint64_t total = 0;
+    for (const std::uint64_t t : totals) total += t;
+    return total;
   }
 
  private:
   SimdLevel level_;
-  std::vector<std::int32_t> scratch_;
+  std::vector<std::vector<std::int32_t>> scratch_;  // a row of V per band
 };
 
 }  // namespace

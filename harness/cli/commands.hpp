@@ -27,6 +27,13 @@ void add_compare(CLI::App& app, int& rc);
 OptionList parse_option_flags(const std::vector<std::string>& flags);  // NAME=VALUE
 const Backend& backend_or_throw(const std::string& feature, const std::string& name, bool with_mutants = false);
 std::vector<std::string> split_list(const std::string& s, char sep = ',');
+// --threads of the commands that run CPU backends on one clip: 0 (every hardware thread) or a
+// count up to kMaxThreads; UsageError beyond.
+inline constexpr unsigned kMaxThreads = 1024;
+inline constexpr const char* threads_help =
+    "Threads a CPU backend splits each plane's rows over (0: every hardware thread; each row's arithmetic is unchanged, "
+    "so the scores are the same bits with any count)";
+unsigned checked_threads(unsigned threads);
 // Prints rows (the first is the header) with every column but the last padded to its widest
 // value, so that long values never push a column out of line. `right` lists right-aligned columns.
 void print_columns(const std::vector<std::vector<std::string>>& rows, const std::vector<std::size_t>& right = {});

@@ -42,6 +42,12 @@ void harden(CLI::App& app) {
 
 void harden_numeric_options(CLI::App& app) { harden(app); }
 
+unsigned checked_threads(unsigned threads) {
+  if (threads > kMaxThreads)
+    throw UsageError("--threads", std::to_string(threads), fmt::format("--threads: at most {} (0: every hardware thread)", kMaxThreads));
+  return threads;
+}
+
 OptionList parse_option_flags(const std::vector<std::string>& flags) {
   OptionList out;
   for (const std::string& f : flags) {

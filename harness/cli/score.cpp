@@ -31,6 +31,7 @@ struct ScoreArgs {
   bool json_given = false, xml = false, csv = false, vmaf_names = false;
   std::string precision = "exact";
   int device = 0;
+  unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
 };
 
 // "motion=motion_fps_weight=2:debug=true" -> ("motion", {{motion_fps_weight, 2}, {debug, true}}).
@@ -110,6 +111,7 @@ int run_score(const ScoreArgs& a) {
   auto src = open_cli_input(a.input);
   ExtractorContext ctx;
   ctx.device = a.device;
+  ctx.threads = checked_threads(a.threads);
   auto ex = make_extractor(b, ctx);
   ScoreTable table;
   const auto t0 = std::chrono::steady_clock::now();
@@ -173,6 +175,7 @@ void add_score(CLI::App& app, int& rc) {
   sub->add_option("--precision", a->precision, "Numbers: exact (read back to the same double) or vmaf (libvmaf's %.6f)")
       ->capture_default_str();
   sub->add_option("--device", a->device, "GPU ordinal for GPU backends")->capture_default_str();
+  sub->add_option("--threads", a->threads, threads_help)->capture_default_str();
   sub->callback([a, sub, &rc] {
     a->json_given = sub->count("--json") > 0;
     rc = run_score(*a);
