@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/io/read_ahead.hpp"
+
 namespace twinproof {
 
 void ScoreTable::put(std::string_view metric, unsigned frame, double value) {
@@ -57,7 +59,11 @@ FrameRange parse_frame_range(const std::string& s) {
   return r;
 }
 
-ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run) {
+ScoreTable run_extractor(Extractor& ex, FrameSource& input, const OptionList& options, const RunOptions& run) {
+  // The next frames are read while this one computes (and while init sets up), unless a read
+  // could block without end.
+  std::optional<ReadAhead> ahead;
+  FrameSource& src = input.may_block() ? input : ahead.emplace(input);
   ex.init(src.format(), options);
   ScoreTable table;
   // The last label scored (the range's end plus the frames a window looks ahead), or no end.

@@ -1,7 +1,11 @@
 // Y4M and raw .yuv readers: formats, streaming, and every bad input refused with a clear error.
 #include <boost/test/unit_test.hpp>
 
+#include <cstring>
+#include <thread>
+
 #include "harness/errors.hpp"
+#include "harness/io/read_ahead.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -188,6 +192,95 @@ BOOST_AUTO_TEST_CASE(y4m_writer_round_trip) {
     ++n;
   }
   BOOST_TEST(n == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(read_ahead_hands_over_every_frame_in_order_then_the_readers_fault) {
+  // A raw file of 7 distinct frames followed by a truncated one: the reader's fault (a truncated
+  // frame) must arrive after the 7 whole frames, as reading in line gives it.
+  TempDir dir;
+  const Format fmt{9, 5, 10, Chroma::c420};
+  std::string bytes;
+  std::vector<std::string> expected;
+  for (unsigned t = 0; t < 7; ++t) {
+    const Frame f = test::make_frame(fmt, [t](int p, int x, int y) { return (t * 97 + p * 31 + x * 7 + y * 3) % 1024; });
+    expected.emplace_back(reinterpret_cast<const char*>(f.bytes()), f.size());
+    bytes += expected.back();
+  }
+  write_file(dir / "whole.yuv", bytes);
+  write_file(dir / "cut.yuv", bytes + expected.front().substr(0, 11));
+  for (unsigned depth : {1u, 3u, 8u}) {
+    auto src = open_input((dir / "whole.yuv").string(), fmt);
+    BOOST_TEST(!src->may_block());
+    ReadAhead ahead(*src, depth);
+    BOOST_TEST(ahead.frames_left().value_or(0) == 7u);
+    Frame f;
+    for (unsigned t = 0; t < 7; ++t) {
+      BOOST_REQUIRE(ahead.next(f));
+      BOOST_TEST((std::string(reinterpret_cast<const char*>(f.bytes()), f.size()) == expected[t]), "frame " << t << " depth " << depth);
+      if (t == 2) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // let the reader fill the ring
+    }
+    BOOST_TEST(ahead.frames_left().value_or(99) == 0u);
+    BOOST_TEST(!ahead.next(f));
+    BOOST_TEST(!ahead.next(f));
+  }
+  // The raw reader refuses a truncated file when it opens (its size is known); a stream read
+  // through a source that faults mid-way shows the fault after the frames before it.
+  struct Faulting final : FrameSource {
+    Format fmt{4, 4, 8, Chroma::c400};
+    std::string nm = "faulting";
+    unsigned served = 0;
+    const Format& format() const override { return fmt; }
+    const std::string& name() const override { return nm; }
+    bool next(Frame& f) override {
+      if (served == 4) throw InputError("faulting", "frame 4", "11 bytes", "truncated");
+      f.reset(fmt);
+      std::memset(f.bytes(), static_cast<int>(served++), f.size());
+      return true;
+    }
+  } faulting;
+  ReadAhead ahead(faulting, 2);
+  Frame f;
+  for (unsigned t = 0; t < 4; ++t) {
+    BOOST_REQUIRE(ahead.next(f));
+    BOOST_TEST(f.bytes()[0] == t);
+  }
+  try {
+    (void)ahead.next(f);
+    BOOST_FAIL("the reader's fault was lost");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.field() == "frame 4");
+  }
+  BOOST_TEST(!ahead.next(f));
+}
+
+BOOST_AUTO_TEST_CASE(read_ahead_stops_when_the_caller_stops_early) {
+  // A long stream abandoned after two frames: destruction stops the reader and returns.
+  struct Endless final : FrameSource {
+    Format fmt{64, 64, 8, Chroma::c420};
+    std::string nm = "endless";
+    const Format& format() const override { return fmt; }
+    const std::string& name() const override { return nm; }
+    bool next(Frame& f) override {
+      f.reset(fmt);
+      return true;
+    }
+  } endless;
+  for (int round = 0; round < 50; ++round) {
+    ReadAhead ahead(endless, 3);
+    Frame f;
+    BOOST_REQUIRE(ahead.next(f));
+    BOOST_REQUIRE(ahead.next(f));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_pipe_may_block_a_regular_file_does_not) {
+  TempDir dir;
+  const Format fmt{4, 4, 8, Chroma::c400};
+  write_file(dir / "a.yuv", std::string(16, 'x'));
+  BOOST_TEST(!open_input((dir / "a.yuv").string(), fmt)->may_block());
+  write_file(dir / "a.y4m", y4m("W4 H4 Cmono", {std::string(16, 'x')}));
+  BOOST_TEST(!open_input((dir / "a.y4m").string(), std::nullopt)->may_block());
+  BOOST_TEST(open_input("/dev/null", fmt)->may_block());  // a device, as a pipe or terminal: no size
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -55,6 +55,9 @@ class FrameSource {
   virtual bool next(Frame& f) = 0;
   // Frames still to come, when known.
   virtual std::optional<unsigned> frames_left() const { return std::nullopt; }
+  // Whether a read may wait without end (a pipe, a terminal): such a source is never read ahead,
+  // as a reader blocked in it could not be stopped.
+  virtual bool may_block() const { return false; }
 };
 
 // A file opened for reading ("-" is standard input). Closes on destruction.

@@ -35,6 +35,7 @@ class YuvSource final : public FrameSource {
   }
   const Format& format() const override { return fmt_; }
   const std::string& name() const override { return in_.path(); }
+  bool may_block() const override { return !left_; }  // only a regular file has a size
   std::optional<unsigned> frames_left() const override {
     if (!left_) return std::nullopt;
     return *left_ - index_;
@@ -125,7 +126,9 @@ class Y4mSource final : public FrameSource {
     bytes_ = frame_bytes(fmt_, path);
     // A file must hold at least one whole frame after its header: checked before a frame buffer
     // is allocated, so that a 100-byte header cannot claim gigabytes.
-    if (const auto size = in_.regular_size()) {
+    const auto size = in_.regular_size();
+    regular_ = size.has_value();
+    if (size) {
       const long header_end = std::ftell(in_.get());
       const std::uint64_t need = static_cast<std::uint64_t>(header_end < 0 ? 0 : header_end) + 6 + bytes_;
       if (header_end >= 0 && *size == static_cast<std::uint64_t>(header_end))
@@ -139,6 +142,7 @@ class Y4mSource final : public FrameSource {
 
   const Format& format() const override { return fmt_; }
   const std::string& name() const override { return in_.path(); }
+  bool may_block() const override { return !regular_; }
 
   bool next(Frame& f) override {
     const std::string line = read_line(fmt::format("frame {} header", index_));
@@ -199,6 +203,7 @@ class Y4mSource final : public FrameSource {
   }
 
   InputFile in_;
+  bool regular_ = false;  // a regular file (else a pipe or terminal)
   Format fmt_{};
   std::size_t bytes_ = 0;
   unsigned index_ = 0;

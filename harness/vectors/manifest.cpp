@@ -69,6 +69,7 @@ class VerifiedSource final : public FrameSource {
   const Format& format() const override { return inner_->format(); }
   const std::string& name() const override { return id_; }
   std::optional<unsigned> frames_left() const override { return frames_ > seen_ ? frames_ - seen_ : 0; }
+  bool may_block() const override { return inner_->may_block(); }
   bool next(Frame& f) override {
     if (!inner_->next(f)) {
       finish();

@@ -33,6 +33,7 @@ class VariantSource final : public FrameSource {
   }
   const Format& format() const override { return v_.fmt; }
   const std::string& name() const override { return v_.id; }
+  bool may_block() const override { return base_->may_block(); }
   bool next(Frame& out) override {
     if (!base_->next(in_)) return false;
     // 1. Chroma geometry at 8 bits.
