@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$(nproc)" >/dev/null
-targets=(fuzz_y4m fuzz_raw fuzz_matrix fuzz_calibration fuzz_golden fuzz_results fuzz_bundle fuzz_score_files fuzz_twins)
+targets=(fuzz_y4m fuzz_raw fuzz_matrix fuzz_calibration fuzz_golden fuzz_results fuzz_bundle fuzz_score_files fuzz_twins fuzz_bench)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0

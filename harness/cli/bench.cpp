@@ -11,6 +11,8 @@
 
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
+#include "extractors/row_bands.hpp"
+#include "harness/bench_compare.hpp"
 #include "harness/calibration.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/environment.hpp"
@@ -37,6 +39,8 @@ struct BenchArgs {
   std::string calibration;
   std::string host_memory = "pinned";
   int device = 0;
+  unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
+  std::string compare;   // an earlier run's --json to compare with
 };
 
 struct Size {
@@ -96,9 +100,10 @@ FrameStore make_frames(const VectorSpec& spec, bool pinned) {
   return store;
 }
 
-Run run_once(const Backend& b, const FrameStore& frames, const OptionList& options, int device) {
+Run run_once(const Backend& b, const FrameStore& frames, const OptionList& options, int device, unsigned threads) {
   ExtractorContext ctx;
   ctx.device = device;
+  ctx.threads = threads;
   auto ex = make_extractor(b, ctx);
   Run r;
   const auto t0 = Clock::now();
@@ -120,11 +125,39 @@ struct Row {
   std::string why;
   std::string judged;  // "exact (0 ULP)", "places=4 (max |diff| 2.1e-05)"
   double frame_ms = 0, min_ms = 0, init_ms = 0;
+  double spread = 0;  // (slowest - fastest) / median of the timed repetitions: this run's noise
+  std::vector<double> rep_ms, rep_device_ms;
   std::optional<double> device_ms;
 };
 
+// The comparison with an earlier run, per size and backend, new time over old.
+int print_comparison(const BenchRun& old_run, const BenchRun& new_run) {
+  const BenchComparison cmp = compare_bench_runs(old_run, new_run);
+  fmt::print("\ncompared with {} ({}): time per frame, this run over that one; noise is the larger spread of the two "
+             "runs' repetitions\n",
+             old_run.file, old_run.label.empty() ? "no environment recorded" : old_run.label);
+  fmt::print("{:<11} {:<16} {:>10} {:>10} {:>8} {:>7} {:>12} {:>12}  {}\n", "size", "backend", "old ms", "new ms", "new/old",
+             "noise", "old device", "new device", "verdict");
+  const auto device = [](const std::optional<double>& d) { return d ? fmt::format("{:.4f}", *d) : std::string("-"); };
+  for (const BenchChange& c : cmp.changes)
+    fmt::print("{:<11} {:<16} {:>10.4f} {:>10.4f} {:>8.3f} {:>6.1f}% {:>12} {:>12}  {}\n", c.size, c.backend, c.old_ms, c.new_ms,
+               c.ratio, 100 * c.noise, device(c.old_device_ms), device(c.new_device_ms), bench_verdict_name(c.verdict));
+  for (const std::string& u : cmp.unmatched) fmt::print("not compared: {}\n", u);
+  if (cmp.changes.empty()) {
+    fmt::print("compare: no size and backend timed in both runs\n");
+    return kExitFail;
+  }
+  if (cmp.slower()) {
+    fmt::print("compare: SLOWER beyond the noise measured (see the verdicts above)\n");
+    return kExitFail;
+  }
+  fmt::print("compare: no backend slower beyond the noise measured\n");
+  return kExitPass;
+}
+
 int run_bench(const BenchArgs& a) {
   const OptionList options = parse_option_flags(a.options);
+  const unsigned threads = resolve_threads(checked_threads(a.threads));
   const Calibration table =
       Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : std::filesystem::path(a.calibration));
   const FeatureDescriptor& feature = feature_or_throw(a.feature);
@@ -154,8 +187,24 @@ int run_bench(const BenchArgs& a) {
   const auto chroma = parse_chroma(a.chroma);
   if (!chroma) throw UsageError("--chroma", a.chroma, "--chroma: 400, 420, 422 or 444");
   const bool any_gpu = std::any_of(chosen.begin(), chosen.end(), [](const Backend* b) { return b->gpu() && b->availability().available; });
+  // Read before the run: a comparison that cannot be made must not cost a bench first.
+  std::optional<BenchRun> old_run;
+  if (!a.compare.empty()) old_run = load_bench_run(a.compare);
 
-  nlohmann::json report = {{"environment", environment_fingerprint()}, {"sizes", nlohmann::json::array()}};
+  nlohmann::json option_map = nlohmann::json::object();
+  for (const auto& [k, v] : options) option_map[k] = v;
+  nlohmann::json report = {{"environment", environment_fingerprint()},
+                           {"setup",
+                            {{"feature", a.feature},
+                             {"bitdepth", a.bitdepth},
+                             {"chroma", a.chroma},
+                             {"frames", a.frames},
+                             {"reps", a.reps},
+                             {"host_memory", a.host_memory},
+                             {"options", option_map},
+                             {"threads", threads},
+                             {"device", a.device}}},
+                           {"sizes", nlohmann::json::array()}};
   // Ceilings for GPU figures, measured in this run on the device used.
   std::optional<DeviceBandwidth> bw;
   if (any_gpu) bw = measure_bandwidth(a.device);
@@ -177,7 +226,7 @@ int run_bench(const BenchArgs& a) {
     if (a.host_memory != "pinned" && a.host_memory != "pageable")
       throw UsageError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
     const FrameStore frames = make_frames(spec, a.host_memory == "pinned");
-    const ScoreTable expected = run_once(reference, frames, options, a.device).scores;
+    const ScoreTable expected = run_once(reference, frames, options, a.device, threads).scores;
 
     // Bytes one frame must move on the device, as the feature's descriptor counts them.
     const DeviceTraffic traffic = feature.traffic(spec.fmt, options);
@@ -188,7 +237,7 @@ int run_bench(const BenchArgs& a) {
       Row r;
       r.b = b;
       try {
-        const Run warm = run_once(*b, frames, options, a.device);  // warm-up, and the check
+        const Run warm = run_once(*b, frames, options, a.device, threads);  // warm-up, and the check
         // The gate's own per-metric, per-device rows.
         const CellTolerance t(table, std::string(b->feature), std::string(reference.name), std::string(b->name),
                               compute_capability_of(b->gpu(), a.device));
@@ -215,13 +264,16 @@ int run_bench(const BenchArgs& a) {
       if (!r.refused) {
         std::vector<double> frame_ms, device_ms, init_ms;
         for (unsigned i = 0; i < a.reps; ++i) {
-          const Run run = run_once(*b, frames, options, a.device);
+          const Run run = run_once(*b, frames, options, a.device, threads);
           frame_ms.push_back(run.frame_ms);
           init_ms.push_back(run.init_ms);
           if (run.device_ms) device_ms.push_back(*run.device_ms);
         }
         r.frame_ms = median(frame_ms);
         r.min_ms = *std::min_element(frame_ms.begin(), frame_ms.end());
+        r.spread = (*std::max_element(frame_ms.begin(), frame_ms.end()) - r.min_ms) / r.frame_ms;
+        r.rep_ms = frame_ms;
+        r.rep_device_ms = device_ms;
         r.init_ms = median(init_ms);
         if (!device_ms.empty()) r.device_ms = median(device_ms);
       } else {
@@ -232,8 +284,10 @@ int run_bench(const BenchArgs& a) {
 
     std::string option_text;
     for (const auto& [k, v] : options) option_text += fmt::format(" {}={}", k, v);
-    fmt::print("\n{} {}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up\n", feature.name, size.w,
-               size.h, a.bitdepth, a.chroma, option_text, frames.size(), frames.memory.pinned ? "pinned" : "pageable", a.reps);
+    fmt::print("\n{} {}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up, CPU backends on {} "
+               "thread(s)\n",
+               feature.name, size.w, size.h, a.bitdepth, a.chroma, option_text, frames.size(),
+               frames.memory.pinned ? "pinned" : "pageable", a.reps, threads);
     if (bw)
       fmt::print("memory floor: {:.1f} MB per frame / {:.0f} GB/s = {:.4f} ms on the device; upload floor: {:.1f} MB / {:.1f} GB/s "
                  "= {:.4f} ms per frame ({:.0f} fps)\n",
@@ -262,6 +316,9 @@ int run_bench(const BenchArgs& a) {
       size_report["backends"].push_back({{"backend", r.b->name},
                                          {"ms_per_frame", r.frame_ms},
                                          {"min_ms_per_frame", r.min_ms},
+                                         {"spread", r.spread},
+                                         {"rep_ms_per_frame", r.rep_ms},
+                                         {"rep_device_ms_per_frame", r.rep_device_ms},
                                          {"init_ms", r.init_ms},
                                          {"device_ms_per_frame", r.device_ms ? nlohmann::json(*r.device_ms) : nlohmann::json(nullptr)},
                                          {"judged", r.judged}});
@@ -288,6 +345,10 @@ int run_bench(const BenchArgs& a) {
   if (!a.json.empty()) {
     write_file(a.json, report.dump(2) + "\n", "the JSON output");
   }
+  if (old_run) {
+    const int compared = print_comparison(*old_run, bench_run_from_json(report, "this run"));
+    if (rc == kExitPass) rc = compared;
+  }
   return rc;
 }
 
@@ -310,6 +371,10 @@ void add_bench(CLI::App& app, int& rc) {
                   "Where the frames wait: pinned (device twins upload from them directly) or pageable (staged)")
       ->capture_default_str();
   sub->add_option("--device", a->device, "GPU ordinal")->capture_default_str();
+  sub->add_option("--threads", a->threads, threads_help)->capture_default_str();
+  sub->add_option("--compare", a->compare,
+                  "An earlier run's --json: print this run's time over that one's per size and backend; exit 1 when a "
+                  "backend is slower beyond the noise both runs measured");
   sub->callback([a, &rc] { rc = run_bench(*a); });
 }
 

@@ -664,6 +664,17 @@ def cases():
     add(Case("--plugin that does not exist", ["--plugin", "{tmp}/none.so", "backends"], 2, "none.so: no such file"))
     add(Case("--plugin that is a text file", ["--plugin", "{tmp}/p.so", "backends"], 2, "cannot be loaded", files={"p.so": "not ELF\n"}))
     add(Case("TWINPROOF_PLUGINS naming a folder", ["backends"], 2, "not a regular file", env={"TWINPROOF_PLUGINS": "{tmp}"}))
+    # bench --compare reads an earlier run's report before timing anything.
+    bench = ["bench", "--feature", "motion", "--backends", "cpu", "--sizes", "64x48", "--frames", "2", "--reps", "1"]
+    add(Case("bench --compare of a missing report", bench + ["--compare", "{tmp}/none.json"], 2, "none.json"))
+    add(Case("bench --compare of a report without its setup", bench + ["--compare", "{tmp}/b.json"], 2, "setup",
+             files={"b.json": json.dumps({"sizes": []})}))
+    add(Case("bench --compare of a report with a negative time", bench + ["--compare", "{tmp}/b.json"], 2,
+             "sizes[0].backends[0].ms_per_frame", files={"b.json": json.dumps(
+                 {"setup": {"feature": "motion", "bitdepth": 8, "chroma": "420", "frames": 2, "host_memory": "pinned",
+                            "options": {}, "threads": 1},
+                  "sizes": [{"size": "64x48", "reps": 3, "backends": [
+                      {"backend": "cpu", "ms_per_frame": -1, "spread": 0, "device_ms_per_frame": None}]}]})}))
     # Found by fuzz_results: a float count converted by an undefined cast.
     for field, value in (("values", 1e300), ("mismatches", -1), ("max_ulp", 0.5), ("bitdepth", 1e19)):
         add(Case(f"results record {field} = {value}", ["report", "{tmp}/r"], 2, f"line 1: {field} '",

@@ -1,0 +1,175 @@
+// bench --json as a record of a run, and bench --compare: the verdicts against the noise both
+// runs measured, the refusals of incomparable or malformed reports, and the command end to end.
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include "harness/bench_compare.hpp"
+#include "harness/errors.hpp"
+#include "tests/support.hpp"
+
+using namespace twinproof;
+using nlohmann::json;
+using twinproof::test::contains;
+using twinproof::test::read_file;
+using twinproof::test::run_cli;
+using twinproof::test::TempDir;
+using twinproof::test::write_file;
+
+namespace {
+
+json setup(int bitdepth = 8) {
+  return {{"feature", "motion"}, {"bitdepth", bitdepth}, {"chroma", "420"}, {"frames", 32},
+          {"reps", 5},           {"host_memory", "pinned"}, {"options", json::object()}, {"threads", 2}, {"device", 0}};
+}
+
+// A report of one size with backends (name, ms per frame, spread), each timed `reps` times.
+json report(const std::vector<std::tuple<std::string, double, double>>& backends, unsigned reps = 5, int bitdepth = 8) {
+  json list = json::array();
+  for (const auto& [name, ms, spread] : backends)
+    list.push_back({{"backend", name}, {"ms_per_frame", ms}, {"spread", spread}, {"device_ms_per_frame", nullptr}});
+  return {{"setup", setup(bitdepth)}, {"sizes", {{{"size", "1920x1080"}, {"reps", reps}, {"backends", list}}}}};
+}
+
+const BenchChange& change_of(const BenchComparison& c, const std::string& backend) {
+  for (const BenchChange& x : c.changes)
+    if (x.backend == backend) return x;
+  BOOST_FAIL("no change for " + backend);
+  return c.changes.front();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(bench)
+
+BOOST_AUTO_TEST_CASE(a_change_is_judged_against_the_larger_spread_of_the_two_runs) {
+  const BenchRun old_run = bench_run_from_json(report({{"cpu", 10.0, 0.05}, {"cpu-simd", 2.0, 0.01}, {"cuda", 0.2, 0.02}}), "old.json");
+  const BenchRun new_run = bench_run_from_json(report({{"cpu", 10.4, 0.01}, {"cpu-simd", 2.1, 0.04}, {"cuda", 0.1, 0.01}}), "new");
+  const BenchComparison c = compare_bench_runs(old_run, new_run);
+  BOOST_REQUIRE_EQUAL(c.changes.size(), 3u);
+  // 10.4 / 10 = 1.04 inside the old run's 5%; 2.1 / 2 = 1.05 beyond the new run's 4%;
+  // 0.2 / 0.1 = 2 beyond 2% the other way.
+  BOOST_TEST(change_of(c, "cpu").ratio == 1.04, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(change_of(c, "cpu").noise == 0.05);
+  BOOST_TEST(bench_verdict_name(change_of(c, "cpu").verdict) == std::string("within noise"));
+  BOOST_TEST(change_of(c, "cpu-simd").noise == 0.04);
+  BOOST_TEST(bench_verdict_name(change_of(c, "cpu-simd").verdict) == std::string("SLOWER"));
+  BOOST_TEST(bench_verdict_name(change_of(c, "cuda").verdict) == std::string("faster"));
+  BOOST_TEST(c.slower());
+  BOOST_TEST(c.unmatched.empty());
+}
+
+BOOST_AUTO_TEST_CASE(too_few_repetitions_measure_no_noise_and_fail_nothing) {
+  const BenchRun old_run = bench_run_from_json(report({{"cpu", 10.0, 0.0}}, 1), "old.json");
+  const BenchRun new_run = bench_run_from_json(report({{"cpu", 30.0, 0.0}}, 5), "new");
+  const BenchComparison c = compare_bench_runs(old_run, new_run);
+  BOOST_TEST(bench_verdict_name(change_of(c, "cpu").verdict) == std::string("noise unmeasured"));
+  BOOST_TEST(change_of(c, "cpu").ratio == 3.0);
+  BOOST_TEST(!c.slower());
+}
+
+BOOST_AUTO_TEST_CASE(backends_timed_in_one_run_only_are_listed_not_compared) {
+  json old_json = report({{"cpu", 10.0, 0.0}, {"cuda", 0.2, 0.0}});
+  old_json["sizes"][0]["backends"].push_back({{"backend", "cuda-block"}, {"refused", "no calibration row"}});
+  const BenchRun old_run = bench_run_from_json(old_json, "old.json");
+  BOOST_TEST(old_run.timings.size() == 2u);  // the refused backend carries no time
+  const BenchRun new_run = bench_run_from_json(report({{"cpu", 10.0, 0.0}, {"cpu-simd", 2.0, 0.0}}), "new");
+  const BenchComparison c = compare_bench_runs(old_run, new_run);
+  BOOST_TEST(c.changes.size() == 1u);
+  BOOST_REQUIRE_EQUAL(c.unmatched.size(), 2u);
+  BOOST_TEST(c.unmatched[0] == "1920x1080 cpu-simd: only in this run");
+  BOOST_TEST(c.unmatched[1] == "1920x1080 cuda: only in old.json");
+}
+
+BOOST_AUTO_TEST_CASE(runs_of_different_setups_are_refused_naming_the_field) {
+  const BenchRun old_run = bench_run_from_json(report({{"cpu", 10.0, 0.0}}, 5, 8), "old.json");
+  const BenchRun new_run = bench_run_from_json(report({{"cpu", 10.0, 0.0}}, 5, 10), "new");
+  try {
+    (void)compare_bench_runs(old_run, new_run);
+    BOOST_FAIL("a comparison of 8-bit and 10-bit times was made");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.file() == "old.json");
+    BOOST_TEST(e.field() == "setup.bitdepth");
+    BOOST_TEST(e.value() == "8");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_malformed_report_is_refused_naming_the_field) {
+  const auto refusal = [](const json& j) -> std::string {
+    try {
+      (void)bench_run_from_json(j, "r.json");
+    } catch (const InputError& e) {
+      return e.field();
+    }
+    return "(accepted)";
+  };
+  json no_setup = report({{"cpu", 1.0, 0.0}});
+  no_setup.erase("setup");
+  BOOST_TEST(refusal(no_setup) == "setup");
+  json no_chroma = report({{"cpu", 1.0, 0.0}});
+  no_chroma["setup"].erase("chroma");
+  BOOST_TEST(refusal(no_chroma) == "setup.chroma");
+  BOOST_TEST(refusal(report({{"cpu", -1.0, 0.0}})) == "sizes[0].backends[0].ms_per_frame");
+  BOOST_TEST(refusal(report({{"cpu", 0.0, 0.0}})) == "sizes[0].backends[0].ms_per_frame");
+  BOOST_TEST(refusal(report({{"cpu", 1.0, -0.5}})) == "sizes[0].backends[0].spread");
+  json no_spread = report({{"cpu", 1.0, 0.0}});
+  no_spread["sizes"][0]["backends"][0].erase("spread");
+  BOOST_TEST(refusal(no_spread) == "sizes[0].backends[0].spread");
+  BOOST_TEST(refusal(json::array()) == "bench");
+  // An integer field of outside data is checked before it is converted.
+  const TempDir dir;
+  json huge_reps = report({{"cpu", 1.0, 0.0}});
+  huge_reps["sizes"][0]["reps"] = 1e300;
+  write_file(dir / "r.json", huge_reps.dump());
+  try {
+    (void)load_bench_run(dir / "r.json");
+    BOOST_FAIL("reps 1e300 was accepted");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.field() == "sizes[0].reps");
+    BOOST_TEST(contains(e.what(), "r.json"));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(bench_compare_end_to_end_flags_a_slowdown_and_refuses_another_setup) {
+  const TempDir dir;
+  const std::vector<std::string> bench = {"bench",  "--feature", "motion",  "--backends", "cpu,cpu-simd", "--sizes",
+                                          "64x48", "--frames",  "3",       "--reps",     "3"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = bench;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  const auto first = with({"--json", (dir / "a.json").string()});
+  BOOST_TEST_REQUIRE(first.rc == 0, first.out + first.err);
+  const json a = json::parse(read_file(dir / "a.json"));
+  BOOST_TEST(a["setup"]["feature"] == "motion");
+  BOOST_TEST(a["sizes"][0]["backends"][0]["rep_ms_per_frame"].size() == 3u);
+  BOOST_TEST(a["sizes"][0]["backends"][0]["spread"].get<double>() >= 0.0);
+
+  // The old run made 1000 times slower: this run is faster, exit 0.
+  json slow = a;
+  for (json& b : slow["sizes"][0]["backends"]) b["ms_per_frame"] = b["ms_per_frame"].get<double>() * 1000;
+  write_file(dir / "slow.json", slow.dump());
+  const auto faster = with({"--compare", (dir / "slow.json").string()});
+  BOOST_TEST(faster.rc == 0, faster.out + faster.err);
+  BOOST_TEST(contains(faster.out, "faster"));
+  BOOST_TEST(contains(faster.out, "compare: no backend slower"));
+
+  // 1000 times faster: this run is slower beyond any noise, exit 1.
+  json fast = a;
+  for (json& b : fast["sizes"][0]["backends"]) b["ms_per_frame"] = b["ms_per_frame"].get<double>() / 1000;
+  write_file(dir / "fast.json", fast.dump());
+  const auto slower = with({"--compare", (dir / "fast.json").string()});
+  BOOST_TEST(slower.rc == 1, slower.out + slower.err);
+  BOOST_TEST(contains(slower.out, "SLOWER"));
+
+  // Another bit depth: not comparable, exit 2 naming the file and the field, before any timing.
+  json other = a;
+  other["setup"]["bitdepth"] = 10;
+  write_file(dir / "other.json", other.dump());
+  const auto refused = with({"--compare", (dir / "other.json").string()});
+  BOOST_TEST(refused.rc == 2, refused.out + refused.err);
+  BOOST_TEST(contains(refused.err, "other.json: setup.bitdepth '10'"));
+  BOOST_TEST(contains(refused.err, "not comparable"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
