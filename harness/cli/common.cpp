@@ -44,7 +44,8 @@ void harden_numeric_options(CLI::App& app) { harden(app); }
 
 unsigned checked_threads(unsigned threads) {
   if (threads > kMaxThreads)
-    throw UsageError("--threads", std::to_string(threads), fmt::format("--threads: at most {} (0: every hardware thread)", kMaxThreads));
+    throw UsageError("--threads", std::to_string(threads),
+                     fmt::format("--threads {}: at most {} (0: every hardware thread)", threads, kMaxThreads));
   return threads;
 }
 

@@ -675,6 +675,10 @@ def cases():
                             "options": {}, "threads": 1},
                   "sizes": [{"size": "64x48", "reps": 3, "backends": [
                       {"backend": "cpu", "ms_per_frame": -1, "spread": 0, "device_ms_per_frame": None}]}]})}))
+    # --threads: a count up to 1024, or 0 for every hardware thread.
+    add(Case("score --threads 100000", ["score", "vector:check_pan64x48", "--threads", "100000"], 2, "--threads 100000: at most 1024"))
+    add(Case("bench --threads 2000", bench + ["--threads", "2000"], 2, "--threads 2000: at most 1024"))
+    add(Case("score --threads -1", ["score", "vector:check_pan64x48", "--threads", "-1"], 2, "'-1' is not a plain whole number"))
     # Found by fuzz_results: a float count converted by an undefined cast.
     for field, value in (("values", 1e300), ("mismatches", -1), ("max_ulp", 0.5), ("bitdepth", 1e19)):
         add(Case(f"results record {field} = {value}", ["report", "{tmp}/r"], 2, f"line 1: {field} '",
