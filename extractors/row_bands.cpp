@@ -34,7 +34,7 @@ namespace {
 int band_begin(int rows, int bands, int b) { return static_cast<int>(static_cast<long long>(rows) * b / bands); }
 }  // namespace
 
-void RowBands::run(int rows, int min_rows, const Band& band) {
+void RowBands::run(int rows, const Band& band, int min_rows) {
   const int bands = bands_for(rows, min_rows);
   if (bands == 0) return;
   if (bands == 1) {

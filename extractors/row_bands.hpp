@@ -24,15 +24,16 @@ class RowBands {
   RowBands& operator=(const RowBands&) = delete;
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
-  // How run() splits `rows`: at most threads() bands, none shorter than `min_rows` unless there
-  // is only one.
-  int bands_for(int rows, int min_rows) const;
+  // Fewer rows than this per band cost a plane's passes more in hand-over than they save.
+  static constexpr int kMinRows = 16;
   // Calls band(index, begin, end) for each band of [0, rows) (band 0 on the caller's thread) and
-  // returns when every band is done; the first exception a band threw is rethrown.
+  // returns when every band is done; the first exception a band threw is rethrown. There are at
+  // most threads() bands, none shorter than `min_rows` unless there is only one.
   using Band = std::function<void(int index, int begin, int end)>;
-  void run(int rows, int min_rows, const Band& band);
+  void run(int rows, const Band& band, int min_rows = kMinRows);
 
  private:
+  int bands_for(int rows, int min_rows) const;
   void work(int index);
 
   std::vector<std::jthread> workers_;

@@ -1,24 +1,19 @@
 // A few persistent threads that copy rows into pinned staging memory in parallel: one thread's
 // memcpy is far slower than host-to-device DMA, so a single-threaded staging copy would cap the
-// end-to-end frame rate well below the PCIe link.
+// end-to-end frame rate well below the PCIe link. The threads are a RowBands pool.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <mutex>
-#include <thread>
-#include <vector>
+
+#include "extractors/row_bands.hpp"
 
 namespace twinproof::cuda {
 
 class CopyPool {
  public:
-  explicit CopyPool(unsigned threads);
-  ~CopyPool();
-  CopyPool(const CopyPool&) = delete;
-  CopyPool& operator=(const CopyPool&) = delete;
+  // `threads` helpers beside the caller's own thread.
+  explicit CopyPool(unsigned threads) : bands_(threads + 1) {}
 
   // Copies `rows` rows of `row_bytes` from src (pitch src_stride) to dst (pitch row_bytes),
   // split over the pool; returns when every row is copied.
@@ -26,15 +21,7 @@ class CopyPool {
                  std::size_t rows);
 
  private:
-  void worker(unsigned index);
-  void run_parts(const std::function<void(unsigned part, unsigned parts)>& job);
-
-  std::vector<std::thread> threads_;
-  std::mutex mu_;
-  std::condition_variable start_, done_;
-  const std::function<void(unsigned, unsigned)>* job_ = nullptr;
-  unsigned generation_ = 0, pending_ = 0;
-  bool stop_ = false;
+  RowBands bands_;
 };
 
 }  // namespace twinproof::cuda

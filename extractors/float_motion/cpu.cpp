@@ -121,8 +121,8 @@ void CpuEngine::init(const Format&, const std::vector<PlaneGeometry>& planes, co
 // Each stage over the bands of its rows; the next stage reads rows of its neighbours' bands, so
 // every stage ends before the next begins.
 void CpuEngine::blur(const float* converted, const PlaneGeometry& g, float* tmp, float* out) {
-  bands_.run(g.h, kMinBandRows, [&](int, int b, int e) { vertical_rows(converted, g.w, g.h, taps_, tmp, b, e); });
-  bands_.run(g.h, kMinBandRows, [&](int, int b, int e) { horizontal_rows(tmp, g.w, taps_, out, b, e); });
+  bands_.run(g.h, [&](int, int b, int e) { vertical_rows(converted, g.w, g.h, taps_, tmp, b, e); });
+  bands_.run(g.h, [&](int, int b, int e) { horizontal_rows(tmp, g.w, taps_, out, b, e); });
 }
 
 void CpuEngine::row_sums(const float* a, const float* b, int w, int h, float* out) {
@@ -130,7 +130,7 @@ void CpuEngine::row_sums(const float* a, const float* b, int w, int h, float* ou
 }
 
 void CpuEngine::banded_row_sums(const float* a, const float* b, int w, int h, float* out) {
-  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+  bands_.run(h, [&](int, int begin, int end) {
     const std::size_t off = static_cast<std::size_t>(begin) * w;
     row_sums(a + off, b + off, w, end - begin, out + begin);
   });
@@ -138,7 +138,7 @@ void CpuEngine::banded_row_sums(const float* a, const float* b, int w, int h, fl
 
 void CpuEngine::blur_and_sum(const PictureView& pic, PlaneState& s, unsigned cur, unsigned prev, bool pair) {
   const PlaneGeometry& g = s.g;
-  bands_.run(g.h, kMinBandRows, [&](int, int b, int e) { convert_rows(pic, g.plane, g.w, b, e, s.converted.data()); });
+  bands_.run(g.h, [&](int, int b, int e) { convert_rows(pic, g.plane, g.w, b, e, s.converted.data()); });
   blur(s.converted.data(), g, s.vertical.data(), s.blurred[cur].data());
   // SAD of A (earlier) and B (later).
   if (pair) banded_row_sums(s.blurred[prev].data(), s.blurred[cur].data(), g.w, g.h, s.rows.data());
@@ -152,7 +152,7 @@ void CpuEngine::submit(const PictureView& pic) {
     const PlaneGeometry& g = s.g;
     blur_and_sum(pic, s, cur, prev, pair);
     if (add_scale1_)
-      bands_.run(g.sh, kMinBandRows,
+      bands_.run(g.sh,
                  [&](int, int b, int e) { downscale_rows(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data(), b, e); });
     if (!pair) continue;
     s.total = total_of_row_sums(s.rows);

@@ -40,9 +40,6 @@ class CpuEngine : public MotionEngine {
   // row_sums() over the bands of the rows (each row's sum is its own: any split is exact).
   void banded_row_sums(const float* a, const float* b, int w, int h, float* out);
 
-  // Fewer rows than this per band cost more in hand-over than they save.
-  static constexpr int kMinBandRows = 16;
-
   struct PlaneState {
     PlaneGeometry g{};
     std::vector<float> converted, vertical;

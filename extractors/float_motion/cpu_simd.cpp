@@ -33,12 +33,12 @@ class CpuSimdEngine final : public CpuEngine {
       return;
     }
     const PlaneGeometry& g = s.g;
-    SimdPlaneJob job{pic.data[g.plane], pic.stride[g.plane], pic.fmt.bitdepth, g.w, g.h, taps_,
-                     s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
-                     ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
+    const SimdPlaneJob job{pic.data[g.plane], pic.stride[g.plane], pic.fmt.bitdepth, g.w, g.h, taps_,
+                           s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
+                           ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
     // The fused pass needs nothing from another band's output: one pass over the bands.
     scratch_.resize(bands_.threads());
-    bands_.run(g.h, kMinBandRows, [&](int band, int begin, int end) {
+    bands_.run(g.h, [&](int band, int begin, int end) {
       SimdPlaneJob mine = job;
       mine.first_row = begin;
       mine.end_row = end;

@@ -41,7 +41,7 @@ void CpuSadEngine::init(const Format& fmt, unsigned distance) {
 }
 
 void CpuSadEngine::submit(const PictureView& pic) {
-  bands_.run(fmt_.height, kMinBandRows, [&](int, int begin, int end) { ring_.store(pic, frames_, begin, end); });
+  bands_.run(fmt_.height, [&](int, int begin, int end) { ring_.store(pic, frames_, begin, end); });
   if (frames_ >= distance_) {
     total_ = pair_total(ring_.frame(frames_ - distance_), ring_.frame(frames_));
     queue_.push(total_);
@@ -57,11 +57,11 @@ std::uint64_t CpuSadEngine::pair_total(const std::uint16_t* p, const std::uint16
   // Each stage over bands of rows; the vertical pass reads its neighbours' rows, so each stage
   // ends before the next begins.
   // The difference, earlier minus later.
-  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+  bands_.run(h, [&](int, int begin, int end) {
     for (std::size_t i = at(begin, 0); i < at(end, 0); ++i) diff_[i] = std::int32_t(p[i]) - std::int32_t(c[i]);
   });
   // The vertical pass on the difference, then the horizontal pass on its rows.
-  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+  bands_.run(h, [&](int, int begin, int end) {
     for (int i = begin; i < end; ++i)
       for (int j = 0; j < w; ++j) {
         std::int32_t d[5];
@@ -69,7 +69,7 @@ std::uint64_t CpuSadEngine::pair_total(const std::uint16_t* p, const std::uint16
         vertical_[at(i, j)] = vertical_output(d, vr);
       }
   });
-  bands_.run(h, kMinBandRows, [&](int, int begin, int end) {
+  bands_.run(h, [&](int, int begin, int end) {
     for (int i = begin; i < end; ++i) {
       std::uint32_t row_sum = 0;  // modulo 2^32, as libvmaf keeps it (it cannot wrap for w <= 65537)
       for (int j = 0; j < w; ++j) {

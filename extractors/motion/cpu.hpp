@@ -37,9 +37,6 @@ class CpuSadEngine : public SadEngine {
   // T of the pair (earlier P, later C), filling rows_ (and the planes when capturing).
   virtual std::uint64_t pair_total(const std::uint16_t* p, const std::uint16_t* c);
 
-  // Fewer rows than this per band cost more in hand-over than they save.
-  static constexpr int kMinBandRows = 16;
-
   const ExtractorContext ctx_;
   RowBands bands_;  // the rows of a pair, split over ctx_.threads threads
   Format fmt_{};

@@ -25,7 +25,7 @@ class CpuSimdSadEngine final : public CpuSadEngine {
     // Bands of rows, each with its own row of V; their totals are integers, added in any order.
     scratch_.resize(bands_.threads());
     std::vector<std::uint64_t> totals(bands_.threads(), 0);
-    bands_.run(fmt_.height, kMinBandRows, [&](int band, int begin, int end) {
+    bands_.run(fmt_.height, [&](int band, int begin, int end) {
       const SadJob job{p, c, fmt_.width, fmt_.height, fmt_.bitdepth, rows_.data(), begin, end};
       totals[band] = level_ == SimdLevel::avx512 ? pair_total_avx512(job, scratch_[band]) : pair_total_avx2(job, scratch_[band]);
     });
