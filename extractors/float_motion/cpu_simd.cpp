@@ -22,7 +22,7 @@ namespace {
 
 class CpuSimdEngine final : public CpuEngine {
  public:
-  explicit CpuSimdEngine(const ExtractorContext& ctx) : CpuEngine(ctx), level_(simd_level()) {
+  explicit CpuSimdEngine(const ExtractorContext& ctx) : CpuEngine(ctx), level_(simd_level()), scratch_(bands_.threads()) {
     whole_stage_planes_ = level_ == SimdLevel::scalar || ctx.capture_stages;  // fused: rows only
   }
 
@@ -37,7 +37,6 @@ class CpuSimdEngine final : public CpuEngine {
                            s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
                            ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
     // The fused pass needs nothing from another band's output: one pass over the bands.
-    scratch_.resize(bands_.threads());
     bands_.run(g.h, [&](int band, int begin, int end) {
       SimdPlaneJob mine = job;
       mine.first_row = begin;

@@ -82,8 +82,12 @@ std::uint64_t CpuSadEngine::pair_total(const std::uint16_t* p, const std::uint16
       rows_[i] = row_sum;
     }
   });
+  return total_of_rows();
+}
+
+std::uint64_t CpuSadEngine::total_of_rows() const {
   std::uint64_t total = 0;
-  for (int i = 0; i < h; ++i) total += rows_[i];
+  for (const std::uint32_t r : rows_) total += r;
   return total;
 }
 

@@ -36,6 +36,8 @@ class CpuSadEngine : public SadEngine {
  protected:
   // T of the pair (earlier P, later C), filling rows_ (and the planes when capturing).
   virtual std::uint64_t pair_total(const std::uint16_t* p, const std::uint16_t* c);
+  // T from rows_: the 64-bit sum of the pair's 32-bit row sums.
+  std::uint64_t total_of_rows() const;
 
   const ExtractorContext ctx_;
   RowBands bands_;  // the rows of a pair, split over ctx_.threads threads

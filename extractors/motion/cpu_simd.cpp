@@ -12,7 +12,8 @@ namespace {
 
 class CpuSimdSadEngine final : public CpuSadEngine {
  public:
-  explicit CpuSimdSadEngine(const ExtractorContext& ctx) : CpuSadEngine(ctx), level_(simd_level()) {}
+  explicit CpuSimdSadEngine(const ExtractorContext& ctx)
+      : CpuSadEngine(ctx), level_(simd_level()), scratch_(bands_.threads()) {}
 
   std::optional<Probe> inspect(std::string_view stage) const override {
     if (level_ != SimdLevel::scalar && stage != "row_sums" && stage != "total") return std::nullopt;
@@ -22,16 +23,13 @@ class CpuSimdSadEngine final : public CpuSadEngine {
  protected:
   std::uint64_t pair_total(const std::uint16_t* p, const std::uint16_t* c) override {
     if (level_ == SimdLevel::scalar) return CpuSadEngine::pair_total(p, c);
-    // Bands of rows, each with its own row of V; their totals are integers, added in any order.
-    scratch_.resize(bands_.threads());
-    std::vector<std::uint64_t> totals(bands_.threads(), 0);
+    // Bands of rows, each with its own row of V.
     bands_.run(fmt_.height, [&](int band, int begin, int end) {
       const SadJob job{p, c, fmt_.width, fmt_.height, fmt_.bitdepth, rows_.data(), begin, end};
-      totals[band] = level_ == SimdLevel::avx512 ? pair_total_avx512(job, scratch_[band]) : pair_total_avx2(job, scratch_[band]);
+      if (level_ == SimdLevel::avx512) row_sums_avx512(job, scratch_[band]);
+      else row_sums_avx2(job, scratch_[band]);
     });
-    std::uint64_t total = 0;
-    for (const std::uint64_t t : totals) total += t;
-    return total;
+    return total_of_rows();
   }
 
  private:

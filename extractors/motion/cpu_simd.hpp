@@ -16,9 +16,9 @@ struct SadJob {
   int first_row = 0, end_row = 0;  // the rows to compute, [first_row, end_row) of h
 };
 
-// The sum of the row sums of rows [first_row, end_row) of the pair; those row sums written.
-// `scratch` is the kernels' own (resized as needed).
-std::uint64_t pair_total_avx2(const SadJob& job, std::vector<std::int32_t>& scratch);
-std::uint64_t pair_total_avx512(const SadJob& job, std::vector<std::int32_t>& scratch);
+// The row sums of rows [first_row, end_row) of the pair, written to row_sums. `scratch` is the
+// kernels' own (resized as needed).
+void row_sums_avx2(const SadJob& job, std::vector<std::int32_t>& scratch);
+void row_sums_avx512(const SadJob& job, std::vector<std::int32_t>& scratch);
 
 }  // namespace twinproof::motion

@@ -37,6 +37,6 @@ struct V {
 
 #include "extractors/motion/cpu_simd_kernels.inc"
 
-std::uint64_t pair_total_avx2(const SadJob& job, std::vector<std::int32_t>& scratch) { return fused_pair_total(job, scratch); }
+void row_sums_avx2(const SadJob& job, std::vector<std::int32_t>& scratch) { fused_row_sums(job, scratch); }
 
 }  // namespace twinproof::motion
