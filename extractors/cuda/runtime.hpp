@@ -33,10 +33,14 @@ int device_count();  // 0 when there is no driver or device
 std::string runtime_version();
 std::string driver_version();
 
+// What page-locked host memory is for. Write-combined memory is for buffers the host only writes
+// (upload staging): faster to fill with streaming stores and to DMA over PCIe, very slow to read
+// back on the host. Mapped memory is written by kernels in place (small results the host reads
+// once the work is complete), so no copy-back is queued.
+enum class HostUse { kCopies, kHostWritesOnly, kDeviceWrites };
+
 // Owned CUDA memory: device memory (cudaMalloc), or page-locked host memory (cudaHostAlloc),
-// so that copies are truly asynchronous and run at full bandwidth. Write-combined host memory is
-// for buffers the host only writes (upload staging): faster to fill with streaming stores and to
-// DMA over PCIe, very slow to read back on the host.
+// so that copies are truly asynchronous and run at full bandwidth.
 template <class T, bool Host>
 class Buffer {
  public:
@@ -46,9 +50,11 @@ class Buffer {
   {
     resize(n);
   }
-  explicit Buffer(bool write_combined)
+  explicit Buffer(HostUse use)
     requires Host
-      : flags_(write_combined ? cudaHostAllocWriteCombined : cudaHostAllocDefault) {}
+      : flags_(use == HostUse::kHostWritesOnly ? cudaHostAllocWriteCombined
+               : use == HostUse::kDeviceWrites ? cudaHostAllocMapped
+                                                : cudaHostAllocDefault) {}
   ~Buffer() { release(); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -72,6 +78,14 @@ class Buffer {
     n_ = n;
   }
   T* get() const { return p_; }
+  // The address kernels use for mapped host memory (HostUse::kDeviceWrites).
+  T* device() const
+    requires Host
+  {
+    T* d = nullptr;
+    if (p_ != nullptr) TP_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d), p_, 0));
+    return d;
+  }
   std::size_t size() const { return n_; }
   std::size_t bytes() const { return n_ * sizeof(T); }
 

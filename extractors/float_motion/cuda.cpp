@@ -147,8 +147,9 @@ class CudaEngine final : public MotionEngine {
     PlaneGeometry g{};
     std::size_t frame_bytes = 0;
     cuda::DeviceBuffer<std::uint8_t> samples[kRing];
-    cuda::PinnedBuffer<std::uint8_t> staging[kRing] = {cuda::PinnedBuffer<std::uint8_t>(true), cuda::PinnedBuffer<std::uint8_t>(true),
-                                                        cuda::PinnedBuffer<std::uint8_t>(true)};  // host writes only
+    static constexpr auto kStaging = cuda::HostUse::kHostWritesOnly;
+    cuda::PinnedBuffer<std::uint8_t> staging[kRing] = {cuda::PinnedBuffer<std::uint8_t>(kStaging), cuda::PinnedBuffer<std::uint8_t>(kStaging),
+                                                        cuda::PinnedBuffer<std::uint8_t>(kStaging)};
     cuda::DeviceBuffer<float> rows[kRing], rows_down[kRing];
     cuda::PinnedBuffer<float> host_rows[kRing], host_rows_down[kRing];
     cuda::DeviceBuffer<float> blurred;  // the batch's blurred planes (capture, scale1)

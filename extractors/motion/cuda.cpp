@@ -1,9 +1,10 @@
 // cuda: integer motion's exact CUDA twin. Luma planes live in a ring of device slots; each batch
 // of up to 8 frames is uploaded on its own stream (page-locked pictures straight from their
 // memory, others through pinned staging filled by several copy threads), and one fused kernel
-// launch (kernels/motion/sad.cu) adds every pair's rows of |X| into 32-bit row sums. The host
-// adds each pair's row sums into the 64-bit total, the contract's T, and the shared frame loop
-// does the rest. Two batches are in flight: the next uploads while this one computes.
+// launch (kernels/motion/sad.cu) turns every pair into its 32-bit row sums of |X| and their 64-bit
+// total, the contract's T, which it writes into mapped host memory (the row sums too when stages
+// are captured): a batch queues no memset and no copy-back. The shared frame loop does the rest.
+// Two batches are in flight: the next uploads while this one computes.
 #include <algorithm>
 #include <deque>
 #include <memory>
@@ -20,6 +21,7 @@ namespace {
 constexpr int kBatch = 8;     // new frames per launch
 constexpr int kInFlight = 2;  // batches uploading or computing at once
 constexpr int kSlots = kInFlight * kBatch + 2;  // + the two frames a window looks back to
+static_assert(kBatch <= kernels::kMaxPairs);
 
 class CudaSadEngine final : public SadEngine {
  public:
@@ -32,14 +34,26 @@ class CudaSadEngine final : public SadEngine {
     compute_ = std::make_unique<cuda::Stream>();
     fmt_ = fmt;
     distance_ = distance;
+    sms_ = cuda::device_info(ctx_.device).sms;
     batch_ = ctx_.capture_stages ? 1 : kBatch;  // capture inspects every pair
     frame_bytes_ = static_cast<std::size_t>(fmt.width) * fmt.height * fmt.bytes_per_sample();
     slots_.resize(frame_bytes_ * kSlots);
     for (int k = 0; k < kInFlight; ++k) {
-      staging_[k] = cuda::PinnedBuffer<std::uint8_t>(true);  // the host only writes it
+      staging_[k] = cuda::PinnedBuffer<std::uint8_t>(cuda::HostUse::kHostWritesOnly);
       staging_[k].resize(frame_bytes_ * batch_);
-      rows_[k].resize(static_cast<std::size_t>(fmt.height) * batch_);
-      host_rows_[k].resize(static_cast<std::size_t>(fmt.height) * batch_);
+      // The kernel leaves its sums, tickets and row sums zero for the next launch: zeroed once here.
+      sums_[k].resize(batch_);
+      tickets_[k].resize(batch_);
+      TP_CUDA(cudaMemsetAsync(sums_[k].get(), 0, sums_[k].bytes(), compute_->get()));
+      TP_CUDA(cudaMemsetAsync(tickets_[k].get(), 0, tickets_[k].bytes(), compute_->get()));
+      totals_[k] = cuda::PinnedBuffer<unsigned long long>(cuda::HostUse::kDeviceWrites);
+      totals_[k].resize(batch_);
+      rows_out_[k] = cuda::PinnedBuffer<std::uint32_t>(cuda::HostUse::kDeviceWrites);
+      const std::size_t rows = ctx_.capture_stages ? static_cast<std::size_t>(fmt.height) * batch_ : 0;
+      rows_[k].resize(rows);
+      rows_out_[k].resize(rows);
+      if (rows > 0) TP_CUDA(cudaMemsetAsync(rows_[k].get(), 0, rows_[k].bytes(), compute_->get()));
+      scratch_[k] = {sums_[k].get(), tickets_[k].get(), rows_[k].get(), totals_[k].device(), rows_out_[k].device()};
       uploaded_[k] = std::make_unique<cuda::Event>();
       done_[k] = std::make_unique<cuda::Event>();
       start_[k] = std::make_unique<cuda::Event>(true);
@@ -124,13 +138,9 @@ class CudaSadEngine final : public SadEngine {
       ++count;
     }
     start_[k]->record(s);
-    if (count > 0) {
-      TP_CUDA(cudaMemsetAsync(rows_[k].get(), 0, sizeof(std::uint32_t) * fmt_.height * count, s));
-      TP_CUDA(kernels::pair_row_sums(slots_.get(), static_cast<std::size_t>(fmt_.width) * fmt_.height, fmt_.bytes_per_sample(),
-                                     fmt_.bitdepth, fmt_.width, fmt_.height, pairs, count, rows_[k].get(), s));
-      TP_CUDA(cudaMemcpyAsync(host_rows_[k].get(), rows_[k].get(), sizeof(std::uint32_t) * fmt_.height * count,
-                              cudaMemcpyDeviceToHost, s));
-    }
+    if (count > 0)
+      TP_CUDA(kernels::pair_totals(slots_.get(), static_cast<std::size_t>(fmt_.width) * fmt_.height, fmt_.bitdepth, fmt_.width,
+                                   fmt_.height, pairs, count, scratch_[k], sms_, s));
     stop_[k]->record(s);
     done_[k]->record(s);
     inflight_.push_back({k, count});
@@ -139,7 +149,7 @@ class CudaSadEngine final : public SadEngine {
     ++batches_;
   }
 
-  // Waits for the oldest batch and adds each pair's row sums into its total, in frame order.
+  // Waits for the oldest batch and queues each pair's total, in frame order.
   void collect() {
     const Batch b = inflight_.front();
     inflight_.pop_front();
@@ -147,11 +157,10 @@ class CudaSadEngine final : public SadEngine {
     device_ms_ += cuda::elapsed_ms(*start_[b.slot], *stop_[b.slot]);
     const std::size_t h = static_cast<std::size_t>(fmt_.height);
     for (int p = 0; p < b.pairs; ++p) {
-      const std::uint32_t* rows = host_rows_[b.slot].get() + h * p;
-      std::uint64_t total = 0;
-      for (std::size_t i = 0; i < h; ++i) total += rows[i];
+      const std::uint64_t total = totals_[b.slot].get()[p];
       queue_.push(total);
       if (ctx_.capture_stages) {
+        const std::uint32_t* rows = rows_out_[b.slot].get() + h * p;
         last_rows_.assign(rows, rows + h);
         last_total_ = total;
       }
@@ -166,8 +175,13 @@ class CudaSadEngine final : public SadEngine {
   std::size_t frame_bytes_ = 0;
   cuda::DeviceBuffer<std::uint8_t> slots_;  // frame t's luma in slot t % kSlots
   cuda::PinnedBuffer<std::uint8_t> staging_[kInFlight];
-  cuda::DeviceBuffer<std::uint32_t> rows_[kInFlight];
-  cuda::PinnedBuffer<std::uint32_t> host_rows_[kInFlight];
+  cuda::DeviceBuffer<unsigned long long> sums_[kInFlight];
+  cuda::DeviceBuffer<unsigned> tickets_[kInFlight];
+  cuda::DeviceBuffer<std::uint32_t> rows_[kInFlight];  // only when stages are captured
+  cuda::PinnedBuffer<unsigned long long> totals_[kInFlight];  // mapped: written by the kernel
+  cuda::PinnedBuffer<std::uint32_t> rows_out_[kInFlight];     // mapped; only when stages are captured
+  kernels::PairScratch scratch_[kInFlight];
+  int sms_ = 1;
   std::unique_ptr<cuda::Stream> upload_, compute_;
   std::unique_ptr<cuda::Event> uploaded_[kInFlight], done_[kInFlight], start_[kInFlight], stop_[kInFlight];
   std::deque<Batch> inflight_;

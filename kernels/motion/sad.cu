@@ -1,35 +1,53 @@
-// Integer motion's fused kernel: per tile of 124 x 32 outputs, one thread per column computes the
-// vertical pass of the difference P - C down its column (the column's 36 differences loaded at
-// once into registers, a five-row window sliding down them) into shared memory, then each warp walks whole rows: four outputs per lane from two
-// aligned 16-byte loads of the vertical row, |X| summed per row by one warp reduction and added
-// to the row's sum with one atomic per warp. Integer arithmetic only; every value is the contract's
-// exact integer:
+// Integer motion's fused kernel. Each warp owns a task: kRows output rows of one frame pair over a
+// run of column strips. In a strip, lane l holds N adjacent columns; it reads them with one
+// vector load per row and frame, turns the samples into differences with a few SWAR operations,
+// runs the vertical pass down a five-row window kept in registers, takes the horizontal pass's
+// two halo columns on each side from its neighbours by shuffles, and adds |X| of its outputs into
+// its share of each row. At the end of the task one warp reduction per row gives the row's sum;
+// the task adds their 64-bit sum into the pair's total with one atomic (and each row's sum into
+// the row sums, when they are asked for). The warp that finishes a pair last (a ticket counter)
+// writes the total (and the row sums) where the host reads them and zeroes the device sums and
+// the ticket for the next launch: no memset and no copy-back per batch.
+//
+// Every value is the contract's exact integer (extractors/motion/arithmetic.hpp):
+//  - differences are formed two to a 32-bit word with a bias B per lane (p - c + B stays in
+//    [1, 2B - 1], so no lane borrows from the next); the vertical pass is linear and its taps sum
+//    to 65536, so it sees the bias as 65536 * B and takes it back in its rounding constant;
 //  - the taps are symmetric, so a pass is g0*(x0+x4) + g1*(x1+x3) + g2*x2: three products;
-//  - the vertical pass of 8- to 12-bit differences fits int32 (|a| <= 65536 * 4095 < 2^31);
-//    for 16-bit differences and the horizontal pass (|b| up to 65535 * 65536) the taps are split
-//    into bytes (taps_round16), which keeps every partial sum in int32;
-//  - row sums are unsigned 32-bit sums, order-free, as the contract keeps them.
+//  - 8- to 12-bit vertical sums fit int32 (|a| <= 65536 * 4095 < 2^31, with the bias < 2^29);
+//    16-bit vertical sums and every horizontal sum (|b| up to 65535 * 65536) split the taps into
+//    bytes, which keeps every partial sum in int32 (taps_round16);
+//  - row sums are unsigned 32-bit sums and the total a 64-bit sum: integer sums, any order.
+#include <algorithm>
+#include <type_traits>
+
 #include "extractors/motion/arithmetic.hpp"
 #include "kernels/motion/kernels.hpp"
 
 namespace twinproof::motion::kernels {
 namespace {
 
-constexpr int kTileCols = 124;            // outputs per tile row
-constexpr int kCols = kTileCols + 4;      // vertical-pass columns: two of halo on each side
-constexpr int kTileRows = 32;
-constexpr int kThreads = kCols;           // one thread per vertical column
-constexpr int kWarps = kThreads / 32;
-constexpr int kGroups = kTileCols / 4;    // four outputs per lane: 31 lanes of a warp
+constexpr int kWarps = 4;
+constexpr int kThreads = 32 * kWarps;
+constexpr int kRows = 11;           // output rows of a task (11 and 16 measured: PERFORMANCE.md)
+constexpr int kLoads = kRows + 4;   // rows read by a task: two above and two below
+constexpr int kGroup = 5;           // rows loaded together, one group ahead of the one computed
+static_assert(kLoads % kGroup == 0 && kRows <= 32);
+constexpr int kMinBlocks = 5;       // resident blocks asked of the register allocator: 96 registers
+constexpr int kColumns = 4;         // columns per lane (PERFORMANCE.md has the shapes measured)
 
 constexpr int g0 = 3571, g1 = 16004, g2 = 26386;
 
-__device__ __forceinline__ int iabs(int x) { return x < 0 ? -x : x; }
+template <int Bitdepth>
+struct Depth {
+  using Sample = std::conditional_t<Bitdepth == 8, std::uint8_t, std::uint16_t>;
+};
 
-// floor((g (x) x + 2^15) / 2^16) for five values |x| < 2^16, exact in int32 although the sum
+// floor((g (x) x + 2^15) / 2^16) for five values |x| < 2^17, exact in int32 although the sum
 // reaches 65535 * 65536: each tap is split into bytes, g = 256*gh + gl, so the sum is 256*H + L
-// with H = gh (x) x and L = gl (x) x (|H| < 2^25, |L| < 2^26), and with L + 2^15 = 256*q + r,
-// 0 <= r < 256, floor((256*(H + q) + r) / 2^16) = floor((H + q) / 2^8): r cannot carry.
+// with |H| < 2^25, |L| < 2^26; with L + 2^15 = 256*q + r, 0 <= r < 256,
+// floor((256*(H + q) + r) / 2^16) = floor((H + q) / 2^8). (Three 64-bit multiply-adds issue fewer
+// instructions but were slower on an H200: PERFORMANCE.md.)
 __device__ __forceinline__ int taps_round16(int x0, int x1, int x2, int x3, int x4) {
   constexpr int gh0 = g0 >> 8, gl0 = g0 & 255, gh1 = g1 >> 8, gl1 = g1 & 255, gh2 = g2 >> 8, gl2 = g2 & 255;
   const int s0 = x0 + x4, s1 = x1 + x3;
@@ -38,109 +56,275 @@ __device__ __forceinline__ int taps_round16(int x0, int x1, int x2, int x3, int 
   return (hi + ((lo + 32768) >> 8)) >> 8;
 }
 
-// The vertical pass of five differences at this depth.
+// The vertical pass of five biased differences at this depth.
 template <int Bitdepth>
 __device__ __forceinline__ int vertical(int d0, int d1, int d2, int d3, int d4) {
   if constexpr (Bitdepth == 16) {
-    return taps_round16(d0, d1, d2, d3, d4);  // add 2^15, shift 16
+    return taps_round16(d0, d1, d2, d3, d4);  // no bias: 16-bit differences fill a 16-bit lane
   } else {
-    constexpr int add = Bitdepth == 8 ? 128 : 1 << (Bitdepth - 1);
-    constexpr int shift = Bitdepth == 8 ? 8 : Bitdepth;
-    const int a = g0 * (d0 + d4) + g1 * (d1 + d3) + g2 * d2;  // |a| <= 65536 * 4095 < 2^31
-    return (a + add) >> shift;
+    constexpr int bias = Bitdepth == 8 ? 256 : 4096;  // of the packed differences (see differences())
+    constexpr int round = Bitdepth == 8 ? 128 : 1 << (Bitdepth - 1), shift = Bitdepth == 8 ? 8 : Bitdepth;
+    constexpr int add = round - (bias << 16);  // the taps sum to 65536: the bias adds 65536 * bias
+    return (g0 * (d0 + d4) + g1 * (d1 + d3) + g2 * d2 + add) >> shift;
   }
 }
 
-template <class T, int Bitdepth>
-__global__ void __launch_bounds__(kThreads) integer_motion_pair_kernel(const T* __restrict__ frames, std::size_t frame_elems,
-                                                                     PairSlots slots, int w, int h,
-                                                                     std::uint32_t* __restrict__ row_sums) {
-  __shared__ __align__(16) int vrow[kTileRows][kCols];
-  const int pair = blockIdx.z;
-  const T* __restrict__ P = frames + frame_elems * slots.earlier[pair];
-  const T* __restrict__ C = frames + frame_elems * slots.later[pair];
-  const int j0 = blockIdx.x * kTileCols, i0 = blockIdx.y * kTileRows;
-  const int rows = min(kTileRows, h - i0);
+// A lane's N samples of one row of one frame, as 32-bit words.
+template <int Bitdepth, int N>
+struct Words {
+  static constexpr int kCount = N * sizeof(typename Depth<Bitdepth>::Sample) / 4;
+  unsigned w[kCount];
+};
 
-  // 1. The vertical pass: thread c owns picture column j0 - 2 + c. Every difference the column
-  //    needs is loaded first (independent loads, one memory latency per block, not one per row),
-  //    then the five-row window slides down it in registers.
-  const int c = threadIdx.x;
-  const int gj = j0 - 2 + c;
-  if (gj >= -2 && gj <= w + 1) {
-    const int j = mirror(gj, w);
-    int d[kTileRows + 4];
-    if (i0 >= 2 && i0 + kTileRows + 2 <= h) {
-      // An inner tile: rows i0 - 2 .. i0 + 33, no mirroring; one offset stepped by w.
-      const T* __restrict__ p = P + static_cast<std::size_t>(i0 - 2) * w + j;
-      const T* __restrict__ q = C + static_cast<std::size_t>(i0 - 2) * w + j;
+template <int Bitdepth, int N>
+__device__ __forceinline__ void load_vector(const typename Depth<Bitdepth>::Sample* at, Words<Bitdepth, N>& out) {
+  constexpr int n = Words<Bitdepth, N>::kCount;
+  if constexpr (n == 1) {
+    out.w[0] = __ldg(reinterpret_cast<const unsigned*>(at));
+  } else if constexpr (n == 2) {
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(at));
+    out.w[0] = v.x, out.w[1] = v.y;
+  } else {
+    static_assert(n == 4);
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(at));
+    out.w[0] = v.x, out.w[1] = v.y, out.w[2] = v.z, out.w[3] = v.w;
+  }
+}
+
+// Sample by sample, for pictures whose rows do not start on a vector boundary.
+template <int Bitdepth, int N>
+__device__ __forceinline__ void load_samples(const typename Depth<Bitdepth>::Sample* row, const int (&col)[N],
+                                             Words<Bitdepth, N>& out) {
+  constexpr int per_word = 4 / sizeof(typename Depth<Bitdepth>::Sample);
 #pragma unroll
-      for (int k = 0; k < kTileRows + 4; ++k) d[k] = static_cast<int>(p[k * w]) - static_cast<int>(q[k * w]);
+  for (int k = 0; k < Words<Bitdepth, N>::kCount; ++k) out.w[k] = 0;
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    out.w[k / per_word] |= static_cast<unsigned>(__ldg(row + col[k])) << (32 / per_word * (k % per_word));
+}
+
+// At the picture's left and right edges a lane reads the nearest vector inside the row and puts
+// each column's mirrored sample in place with byte permutes; sel[q] picks output word q's bytes
+// out of the (at most two) words read.
+template <int Bitdepth, int N>
+__device__ __forceinline__ void mirror_in_place(Words<Bitdepth, N>& x, const unsigned (&sel)[Words<Bitdepth, N>::kCount]) {
+  constexpr int n = Words<Bitdepth, N>::kCount;
+  static_assert(n <= 2, "a permute reaches two words");
+  const unsigned lo = x.w[0], hi = n == 2 ? x.w[n - 1] : 0u;
+#pragma unroll
+  for (int q = 0; q < n; ++q) x.w[q] = __byte_perm(lo, hi, sel[q]);
+}
+
+// d[k] = P - C (earlier minus later) + bias, for the lane's N columns.
+template <int Bitdepth, int N>
+__device__ __forceinline__ void differences(const Words<Bitdepth, N>& p, const Words<Bitdepth, N>& c, int (&d)[N]) {
+#pragma unroll
+  for (int k = 0; k < Words<Bitdepth, N>::kCount; ++k) {
+    if constexpr (Bitdepth == 8) {  // bytes 0 and 2, then 1 and 3, as 16-bit lanes; bias 256
+      const unsigned even = __byte_perm(p.w[k], 0, 0x4240) - __byte_perm(c.w[k], 0, 0x4240) + 0x01000100u;
+      const unsigned odd = __byte_perm(p.w[k], 0, 0x4341) - __byte_perm(c.w[k], 0, 0x4341) + 0x01000100u;
+      d[4 * k] = static_cast<int>(even & 0xffffu);
+      d[4 * k + 1] = static_cast<int>(odd & 0xffffu);
+      d[4 * k + 2] = static_cast<int>(even >> 16);
+      d[4 * k + 3] = static_cast<int>(odd >> 16);
+    } else if constexpr (Bitdepth <= 12) {  // two 16-bit samples a word; bias 4096
+      const unsigned both = p.w[k] - c.w[k] + 0x10001000u;
+      d[2 * k] = static_cast<int>(both & 0xffffu);
+      d[2 * k + 1] = static_cast<int>(both >> 16);
     } else {
-#pragma unroll
-      for (int k = 0; k < kTileRows + 4; ++k) {
-        d[k] = 0;
-        if (k < rows + 4) {  // rows of the picture this tile's outputs read: mirror(i0 - 2 + k)
-          const std::size_t at = static_cast<std::size_t>(mirror(i0 - 2 + k, h)) * w + j;
-          d[k] = static_cast<int>(P[at]) - static_cast<int>(C[at]);  // earlier minus later
-        }
-      }
+      d[2 * k] = static_cast<int>(p.w[k] & 0xffffu) - static_cast<int>(c.w[k] & 0xffffu);
+      d[2 * k + 1] = static_cast<int>(p.w[k] >> 16) - static_cast<int>(c.w[k] >> 16);
     }
-#pragma unroll
-    for (int r = 0; r < kTileRows; ++r)
-      if (r < rows) vrow[r][c] = vertical<Bitdepth>(d[r], d[r + 1], d[r + 2], d[r + 3], d[r + 4]);
-  }
-  __syncthreads();
-
-  // 2. The horizontal pass: warp w walks rows w, w + kWarps, ...; lane l has outputs 4l..4l+3
-  //    of the tile, which read vertical columns 4l .. 4l+7.
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int col = j0 + 4 * lane;
-  const int valid = lane < kGroups ? max(0, min(4, w - col)) : 0;
-#pragma unroll
-  for (int r = warp; r < kTileRows; r += kWarps) {
-    if (r >= rows) break;
-    unsigned sum = 0;
-    if (valid > 0) {
-      const int4 a = *reinterpret_cast<const int4*>(&vrow[r][4 * lane]);
-      const int4 b = *reinterpret_cast<const int4*>(&vrow[r][4 * lane + 4]);
-      const int v[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-      if (valid == 4) {  // every lane of an inner tile: no per-output test
-#pragma unroll
-        for (int k = 0; k < 4; ++k) sum += static_cast<unsigned>(iabs(taps_round16(v[k], v[k + 1], v[k + 2], v[k + 3], v[k + 4])));
-      } else {
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-          if (k < valid) sum += static_cast<unsigned>(iabs(taps_round16(v[k], v[k + 1], v[k + 2], v[k + 3], v[k + 4])));
-      }
-    }
-    sum = __reduce_add_sync(0xffffffffu, sum);  // one warp-wide integer reduction (sm_80 and later)
-    if (lane == 0) atomicAdd(&row_sums[static_cast<std::size_t>(pair) * h + i0 + r], sum);
   }
 }
 
-template <class T, int Bitdepth>
-void launch(const void* frames, std::size_t frame_elems, int w, int h, const PairSlots& slots, int pairs, std::uint32_t* rows,
-            cudaStream_t s) {
-  const dim3 grid((w + kTileCols - 1) / kTileCols, (h + kTileRows - 1) / kTileRows, pairs);
-  integer_motion_pair_kernel<T, Bitdepth><<<grid, kThreads, 0, s>>>(static_cast<const T*>(frames), frame_elems, slots, w, h, rows);
+// How a strip's lanes read their columns: one vector a row (inner strips), one vector and a
+// permute (strips at the picture's left or right edge), or sample by sample (unaligned rows).
+enum class Cols { kInner, kEdge, kScalar };
+
+// One strip of a task: vertical columns c0 .. c0 + 32N - 1, outputs c0 + 2 .. c0 + 31N + 1 (the
+// first and last lanes' outer columns serve only as halo). Adds the lane's part of output row
+// i0 + r into part[r].
+template <int Bitdepth, int N, bool InnerRows, Cols Mode>
+__device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P, const typename Depth<Bitdepth>::Sample* C,
+                                      int w, int h, int i0, int c0, int lane, unsigned (&part)[kRows]) {
+  using W = Words<Bitdepth, N>;
+  constexpr int bytes = sizeof(typename Depth<Bitdepth>::Sample);
+  const int cb = c0 + N * lane;
+  const int first = max(0, c0 + 2), end = min(w, c0 + 2 + 31 * N);
+  unsigned take[N];
+  int col[N];  // the column each of the lane's columns reads: mirrored at the edges
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    const int j = cb + k;
+    take[k] = (j >= first && j < end) ? 1u : 0u;
+    col[k] = (j < -2 || j > w + 1) ? 0 : mirror(j, w);  // columns outside the halo feed no output
+  }
+  const int src = Mode == Cols::kEdge ? min(max(cb, 0), w - N) : cb;  // the vector a lane reads
+  unsigned sel[W::kCount] = {};
+  if constexpr (Mode == Cols::kEdge) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const int at = (cb + k < -2 || cb + k > w + 1) ? 0 : col[k] - src;  // sample index in the vector
+      const int q = k * bytes / 4, shift = 4 * (k * bytes % 4);
+#pragma unroll
+      for (int b = 0; b < bytes; ++b) sel[q] |= static_cast<unsigned>(at * bytes + b) << (shift + 4 * b);
+    }
+  }
+  W p[kLoads], c[kLoads];
+  auto load = [&](int k) {
+    const int i = i0 - 2 + k;
+    const int row = InnerRows ? i : mirror(min(i, h + 1), h);  // rows past the picture feed no output
+    const unsigned at = static_cast<unsigned>(row) * static_cast<unsigned>(w);
+    if constexpr (Mode == Cols::kScalar) {
+      load_samples<Bitdepth, N>(P + at, col, p[k]);
+      load_samples<Bitdepth, N>(C + at, col, c[k]);
+    } else {
+      load_vector<Bitdepth, N>(P + at + src, p[k]);
+      load_vector<Bitdepth, N>(C + at + src, c[k]);
+      if constexpr (Mode == Cols::kEdge) {
+        mirror_in_place<Bitdepth, N>(p[k], sel);
+        mirror_in_place<Bitdepth, N>(c[k], sel);
+      }
+    }
+  };
+  // Vector loads run a group of rows ahead of the arithmetic; sample loads (2N a row) are issued
+  // with their group only, or they would hold too many registers.
+  constexpr bool ahead = Mode != Cols::kScalar;
+  int d[kLoads][N];
+  if constexpr (ahead) {
+#pragma unroll
+    for (int k = 0; k < kGroup; ++k) load(k);
+  }
+#pragma unroll
+  for (int g = 0; g < kLoads / kGroup; ++g) {
+#pragma unroll
+    for (int k = 0; k < kGroup; ++k) {
+      const int row = (ahead ? g + 1 : g) * kGroup + k;
+      if (row < kLoads) load(row);
+    }
+#pragma unroll
+    for (int k = g * kGroup; k < (g + 1) * kGroup; ++k) {
+      differences<Bitdepth, N>(p[k], c[k], d[k]);
+      if (k < 4) continue;
+      const int r = k - 4;  // output row i0 + r reads rows i0 + r - 2 .. i0 + r + 2
+      int v[N + 4];
+#pragma unroll
+      for (int q = 0; q < N; ++q) v[q + 2] = vertical<Bitdepth>(d[r][q], d[r + 1][q], d[r + 2][q], d[r + 3][q], d[r + 4][q]);
+      v[0] = __shfl_up_sync(0xffffffffu, v[N], 1);
+      v[1] = __shfl_up_sync(0xffffffffu, v[N + 1], 1);
+      v[N + 2] = __shfl_down_sync(0xffffffffu, v[2], 1);
+      v[N + 3] = __shfl_down_sync(0xffffffffu, v[3], 1);
+#pragma unroll
+      for (int q = 0; q < N; ++q) part[r] += take[q] * static_cast<unsigned>(abs(taps_round16(v[q], v[q + 1], v[q + 2], v[q + 3], v[q + 4])));
+    }
+  }
+}
+
+template <int Bitdepth, bool Aligned>
+__global__ void __launch_bounds__(kThreads, kMinBlocks) integer_motion_pair_kernel(
+    const typename Depth<Bitdepth>::Sample* __restrict__ frames, std::size_t frame_elems, const __grid_constant__ PairSlots slots,
+    int w, int h, int strips, int groups, int tasks, PairScratch out) {
+  constexpr int N = kColumns;
+  const int pair = blockIdx.y, lane = threadIdx.x & 31;
+  const int task = blockIdx.x * kWarps + (threadIdx.x >> 5);
+  if (task >= tasks) return;  // no block barrier below: a warp finishes on its own
+  std::uint32_t* const rows = out.rows + static_cast<std::size_t>(pair) * h;
+  const int i0 = task / groups * kRows, group = task % groups;
+  const int s0 = static_cast<int>(static_cast<long long>(group) * strips / groups);  // groups of equal size, to one strip
+  const int s1 = static_cast<int>(static_cast<long long>(group + 1) * strips / groups);
+  const auto* P = frames + frame_elems * slots.earlier[pair];
+  const auto* C = frames + frame_elems * slots.later[pair];
+  const bool inner = i0 >= 2 && i0 + kRows + 2 <= h;
+  unsigned part[kRows] = {};  // the lane's share of each output row, over the task's strips
+  for (int s = s0; s < s1; ++s) {
+    const int c0 = s * 31 * N - N;
+    if constexpr (!Aligned) {
+      if (inner) strip<Bitdepth, N, true, Cols::kScalar>(P, C, w, h, i0, c0, lane, part);
+      else strip<Bitdepth, N, false, Cols::kScalar>(P, C, w, h, i0, c0, lane, part);
+    } else if (c0 >= 0 && c0 + 32 * N <= w) {
+      if (inner) strip<Bitdepth, N, true, Cols::kInner>(P, C, w, h, i0, c0, lane, part);
+      else strip<Bitdepth, N, false, Cols::kInner>(P, C, w, h, i0, c0, lane, part);
+    } else {
+      if (inner) strip<Bitdepth, N, true, Cols::kEdge>(P, C, w, h, i0, c0, lane, part);
+      else strip<Bitdepth, N, false, Cols::kEdge>(P, C, w, h, i0, c0, lane, part);
+    }
+  }
+  // Row sums cannot wrap (w <= 65537, checked by pair_totals), so T is the plain 64-bit sum of
+  // every |X|: each task adds its own into the pair's sum. Row sums are kept only when asked.
+  const int rows_here = min(kRows, h - i0);  // the rows below the picture's last were computed from clamped rows
+  unsigned long long task_sum = 0;
+  unsigned mine = 0;  // lane r: the task's sum of row i0 + r
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const unsigned sum = __reduce_add_sync(0xffffffffu, part[r]);  // one warp-wide integer reduction (sm_80 and later)
+    if (r < rows_here) task_sum += sum;
+    if (lane == r) mine = sum;
+  }
+  if (out.rows_out != nullptr && lane < rows_here) atomicAdd(rows + i0 + lane, mine);
+  if (lane == 0) atomicAdd(out.sums + pair, task_sum);
+
+  // The warp that takes the pair's last ticket sees every task's sums: each lane fenced its
+  // atomics before lane 0 took the warp's ticket.
+  __threadfence();
+  __syncwarp();
+  unsigned ticket = 0;
+  if (lane == 0) ticket = atomicAdd(out.tickets + pair, 1u);
+  if (__shfl_sync(0xffffffffu, ticket, 0) != static_cast<unsigned>(tasks - 1)) return;
+  __threadfence();
+  if (lane == 0) {
+    out.totals[pair] = __ldcg(out.sums + pair);
+    out.sums[pair] = 0;
+    out.tickets[pair] = 0;
+  }
+  if (out.rows_out != nullptr)  // stage capture: one pair a launch, speed is no concern
+    for (int i = lane; i < h; i += 32) {
+      out.rows_out[static_cast<std::size_t>(pair) * h + i] = __ldcg(rows + i);
+      rows[i] = 0;
+    }
+}
+
+// Strips per task: enough tasks to give every SM several waves of warps, and beyond that fewer,
+// longer tasks (fewer atomics, reductions and per-strip set-ups).
+int task_groups(int strips, int row_tiles, int pairs, int sms) {
+  const long long one_each = static_cast<long long>(strips) * row_tiles * pairs;
+  const long long wanted = 48LL * (sms > 0 ? sms : 1);
+  const long long per_task = std::clamp<long long>(one_each / wanted, 1, strips);
+  return static_cast<int>((strips + per_task - 1) / per_task);
+}
+
+template <int Bitdepth>
+cudaError_t launch(const void* frames, std::size_t frame_elems, int w, int h, const PairSlots& slots, int pairs,
+                   const PairScratch& out, int sms, cudaStream_t s) {
+  constexpr int N = kColumns;
+  const int strips = (w + N - 2 + 31 * N - 1) / (31 * N);  // strip s ends its outputs at 31N(s+1) - N + 2
+  const int row_tiles = (h + kRows - 1) / kRows;
+  const int groups = task_groups(strips, row_tiles, pairs, sms);
+  const int tasks = row_tiles * groups;
+  const dim3 grid((tasks + kWarps - 1) / kWarps, pairs);
+  const auto* f = static_cast<const typename Depth<Bitdepth>::Sample*>(frames);
+  if (w % N == 0)  // every row (and frame) starts on a vector boundary
+    integer_motion_pair_kernel<Bitdepth, true><<<grid, kThreads, 0, s>>>(f, frame_elems, slots, w, h, strips, groups, tasks, out);
+  else
+    integer_motion_pair_kernel<Bitdepth, false><<<grid, kThreads, 0, s>>>(f, frame_elems, slots, w, h, strips, groups, tasks, out);
+  return cudaGetLastError();
 }
 
 }  // namespace
 
-cudaError_t pair_row_sums(const void* frames, std::size_t frame_elems, int bytes_per_sample, int bitdepth, int w, int h,
-                          const PairSlots& slots, int pairs, std::uint32_t* row_sums, cudaStream_t stream) {
+cudaError_t pair_totals(const void* frames, std::size_t frame_elems, int bitdepth, int w, int h, const PairSlots& slots,
+                        int pairs, const PairScratch& scratch, int sms, cudaStream_t stream) {
   if (pairs <= 0) return cudaSuccess;
   if (pairs > kMaxPairs || w < kMinExtent || h < kMinExtent) return cudaErrorInvalidValue;
+  // 32-bit sample offsets; row sums that cannot wrap (|X| <= 65535): kMaxDimension is far inside both.
+  if (static_cast<unsigned long long>(w) * static_cast<unsigned long long>(h) > 0xffffffffull || w > 65537) return cudaErrorInvalidValue;
   switch (bitdepth) {
-    case 8: launch<std::uint8_t, 8>(frames, frame_elems, w, h, slots, pairs, row_sums, stream); break;
-    case 10: launch<std::uint16_t, 10>(frames, frame_elems, w, h, slots, pairs, row_sums, stream); break;
-    case 12: launch<std::uint16_t, 12>(frames, frame_elems, w, h, slots, pairs, row_sums, stream); break;
-    case 16: launch<std::uint16_t, 16>(frames, frame_elems, w, h, slots, pairs, row_sums, stream); break;
+    case 8: return launch<8>(frames, frame_elems, w, h, slots, pairs, scratch, sms, stream);
+    case 10: return launch<10>(frames, frame_elems, w, h, slots, pairs, scratch, sms, stream);
+    case 12: return launch<12>(frames, frame_elems, w, h, slots, pairs, scratch, sms, stream);
+    case 16: return launch<16>(frames, frame_elems, w, h, slots, pairs, scratch, sms, stream);
     default: return cudaErrorInvalidValue;
   }
-  (void)bytes_per_sample;
-  return cudaGetLastError();
 }
 
 }  // namespace twinproof::motion::kernels
