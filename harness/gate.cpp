@@ -46,7 +46,9 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
   std::unique_ptr<Extractor> ex;
   try {
     const Manifest& m = Manifest::project();
+    const auto opening = Clock::now();
     auto src = open_vector(m.variant(cell.vector, cell.bitdepth, cell.chroma), m);
+    o.input_seconds = since(opening);
     ex = make_extractor(b, ctx);
     RunOptions run;
     run.after_frame = [&](unsigned frame, const Extractor&) {
@@ -147,6 +149,7 @@ class Runner {
         recorder_(cells, {o.report_dir, o.progress, o.max_failures}) {}
 
   GateOutcome run() {
+    const auto t0 = Clock::now();
     GatePlan plan = plan_gate(cells_, o_.require, o_.with_mutants);
     for (const Cell* c : plan.judged_after_reference) judge_.expect(*c);
     const std::size_t unsupported = plan.not_supported.size();
@@ -165,13 +168,15 @@ class Runner {
         if (w.joinable()) w.join();
     };
     try {
-      if (!plan.cpu.empty())
-        workers = start_workers(worker_count(o_.jobs, plan.cpu.size()),
-                                [&] { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop);
+      if (!plan.cpu.empty()) {
+        times_.cpu_workers = worker_count(o_.jobs, plan.cpu.size());
+        workers = start_workers(times_.cpu_workers, [&] { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop);
+      }
       if (!plan.gpu.empty())
         for (int device : o_.devices) {
           ExtractorContext ctx;
           ctx.device = device;
+          ++times_.gpu_workers;
           for (std::thread& t : start_workers(1, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop))
             workers.push_back(std::move(t));
         }
@@ -184,7 +189,10 @@ class Runner {
     recorder_.end_progress();
     if (const std::string fatal = recorder_.fatal(); !fatal.empty())
       throw InputError(recorder_.record_file(), "file", recorder_.record_file(), fatal);
-    return outcome();
+    GateOutcome out = outcome();
+    out.times = times_;
+    out.times.wall_s = since(t0);
+    return out;
   }
 
  private:
@@ -210,6 +218,7 @@ class Runner {
       std::vector<CellResult> ready;
       {
         std::lock_guard lock(judge_mu_);
+        account(t, o);
         ready = t.reference ? judge_.reference_done(t.cell->unit(), std::move(o)) : judge_.twin_done(*t.cell, std::move(o));
       }
       for (CellResult& r : ready) {
@@ -217,6 +226,21 @@ class Runner {
           r.required = is_required(o_.require, r.cell, find_backend(r.cell.feature, r.cell.twin, o_.with_mutants));
         recorder_.record(std::move(r));
       }
+    }
+  }
+
+  // Under judge_mu_.
+  void account(const GateTask& t, const Outcome& o) {
+    times_.input_s += o.input_seconds;
+    if (t.reference) {
+      times_.reference_s += o.seconds;
+      ++times_.reference_runs;
+    } else if (t.backend->gpu()) {
+      times_.gpu_twin_s += o.seconds;
+      ++times_.gpu_twin_runs;
+    } else {
+      times_.cpu_twin_s += o.seconds;
+      ++times_.cpu_twin_runs;
     }
   }
 
@@ -256,9 +280,17 @@ class Runner {
   std::mutex judge_mu_;
   UnitJudge judge_;
   GateRecorder recorder_;
+  GateTimes times_;  // under judge_mu_ while workers run
 };
 
 }  // namespace
+
+std::string describe(const GateTimes& t) {
+  return fmt::format("{:.1f} s wall, {} CPU and {} GPU worker(s); busy: {} reference run(s) {:.1f} s, {} CPU twin run(s) {:.1f} s, "
+                     "{} GPU twin run(s) {:.1f} s; of these, opening inputs (vector variants made or read) {:.1f} s",
+                     t.wall_s, t.cpu_workers, t.gpu_workers, t.reference_runs, t.reference_s, t.cpu_twin_runs, t.cpu_twin_s,
+                     t.gpu_twin_runs, t.gpu_twin_s, t.input_s);
+}
 
 void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matrix_cells) {
   // Each cell counts for the waiver that judges it (the first that matches), per twin.

@@ -30,11 +30,25 @@ struct GateOptions {
   unsigned concurrent = 1;                 // instances of a twin cell run at once in each repetition
 };
 
+// Where a run's time went: the wall time, and the seconds the workers spent on each kind of run.
+// Workers overlap, so their seconds add up to more than the wall time when several are busy; a
+// repeated or concurrent twin cell counts its first run only.
+struct GateTimes {
+  double wall_s = 0;
+  unsigned cpu_workers = 0, gpu_workers = 0;
+  double input_s = 0;  // every run's opening of its input (vector variants made or read)
+  double reference_s = 0, cpu_twin_s = 0, gpu_twin_s = 0;
+  unsigned reference_runs = 0, cpu_twin_runs = 0, gpu_twin_runs = 0;
+};
+// One line: "12.3 s wall, 16 CPU and 1 GPU worker(s); busy: ...".
+std::string describe(const GateTimes& t);
+
 struct GateOutcome {
   std::vector<CellResult> results;  // in completion order; then, when interrupted, the cells without a verdict
   int exit_code = 0;                // 128 + the signal when interrupted
   int interrupted_by = 0;           // SIGINT / SIGTERM that stopped the run, or 0
   bool stopped_early = false;       // --max-failures was reached: the cells not run have no verdict
+  GateTimes times;
 };
 
 // Throws InputError / ConfigError before anything runs when the table cannot judge the cells

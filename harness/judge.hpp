@@ -27,6 +27,7 @@ struct Outcome {
   std::vector<std::pair<std::string, std::string>> provenance;  // what ran, when not twinproof's code
   std::string nondeterminism;  // set when repeated runs of the twin disagreed: which run, frame, metric
   double seconds = 0;
+  double input_seconds = 0;  // of `seconds`: opening the input (a vector variant made or read)
   std::string device = "host";
   std::string compute_capability;
 };

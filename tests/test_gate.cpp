@@ -247,6 +247,21 @@ BOOST_AUTO_TEST_CASE(mutants_are_caught) {
   BOOST_TEST(strict.results.size() == m.cells.size());
   for (const CellResult& r : strict.results) BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::fail); }
   BOOST_TEST(strict.exit_code == 1);
+  // Where the time went: one reference run per unit, one CPU twin run per parity cell, no GPU.
+  std::set<std::string> units;
+  std::size_t parity = 0;
+  for (const Cell& c : m.cells) {
+    units.insert(c.unit());
+    parity += c.kind == CellKind::parity;
+  }
+  BOOST_TEST(strict.times.reference_runs == units.size());
+  BOOST_TEST(strict.times.cpu_twin_runs == parity);
+  BOOST_TEST(strict.times.gpu_twin_runs == 0u);
+  BOOST_TEST(strict.times.gpu_workers == 0u);
+  BOOST_TEST(strict.times.cpu_workers >= 1u);
+  BOOST_TEST(strict.times.wall_s > 0);
+  BOOST_TEST(strict.times.input_s <= strict.times.reference_s + strict.times.cpu_twin_s);
+  BOOST_TEST(describe(strict.times).find(fmt::format("{} reference run(s)", units.size())) != std::string::npos);
   // The project's table: drift rows are places=4; 4e-5 passes, 6e-5 fails.
   const GateOutcome project = run_gate(m.cells, Calibration::load(table_file()), quiet_options());
   for (const CellResult& r : project.results) {

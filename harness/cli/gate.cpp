@@ -1,5 +1,6 @@
 // twinproof gate | merge | report: the harness's main job and its shard plumbing.
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <set>
 
@@ -162,7 +163,9 @@ int run_gate_command(const GateArgs& a) {
   if (out.stopped_early)
     notes.push_back(fmt::format("stopped early: --max-failures {} was reached; {} selected cell(s) were not run and have no verdict",
                                 a.max_failures, unjudged));
+  const auto rendering = std::chrono::steady_clock::now();
   if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes);
+  const double report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - rendering).count();
   std::size_t ran = 0;
   for (const CellResult& r : out.results) ran += r.status != CellStatus::not_supported;
   fmt::print("gate: {} cells of matrix {}: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout{}\n", cells.size(), m.name,
@@ -171,6 +174,7 @@ int run_gate_command(const GateArgs& a) {
              out.interrupted_by  ? fmt::format(", {} without a verdict (INCOMPLETE)", unjudged)
              : out.stopped_early ? fmt::format(", {} not run (--max-failures {})", unjudged, a.max_failures)
                                  : "");
+  fmt::print("gate: time: {}; reports {:.1f} s\n", describe(out.times), report_s);
   if (ran == 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
   fmt::print("{}", failure_recap(out.results));
   if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
