@@ -139,7 +139,7 @@ Outcome run_backend_repeated(const Backend& b, const Cell& cell, const Extractor
 namespace {
 
 // The runner wires workers to the plan, the judge, the recorder and the watchdog: CPU workers
-// (at most one per CPU task, -j bounds them) and one worker per device for GPU tasks.
+// (at most one per CPU task, -j bounds them) and --gpu-workers per listed device for GPU tasks.
 class Runner {
  public:
   Runner(const std::vector<Cell>& cells, const Calibration& table, const GateOptions& o)
@@ -176,8 +176,9 @@ class Runner {
         for (int device : o_.devices) {
           ExtractorContext ctx;
           ctx.device = device;
-          ++times_.gpu_workers;
-          for (std::thread& t : start_workers(1, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop))
+          const unsigned n = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, o_.gpu_workers), plan.gpu.size()));
+          times_.gpu_workers += n;
+          for (std::thread& t : start_workers(n, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop))
             workers.push_back(std::move(t));
         }
     } catch (...) {

@@ -79,26 +79,28 @@ done
 
 # The two full-size real clips stay on the CPU runners (see README); everything else runs.
 absent=(--filter '-*/bbb1080_t240/*' --filter '-*/city720x405/*')
-for run in "gate:0" "sweep:0" "gate:0,0"; do
+# gate:DEVICES:GPU_WORKERS; the first and the last run must give the same verdicts (one GPU worker
+# against eight on one device).
+for run in "gate:0:1" "sweep:0:8" "gate:0:8"; do
   part gate || break
-  matrix=${run%%:*} devices=${run#*:}
-  name="$matrix-devices-${devices/,/-}"
-  echo "== gate --matrix $matrix.json --require cuda --devices $devices"
+  IFS=: read -r matrix devices workers <<<"$run"
+  name="$matrix-devices-${devices/,/-}-workers-$workers"
+  echo "== gate --matrix $matrix.json --require cuda --devices $devices --gpu-workers $workers"
   start=$(date +%s.%N)
-  "$tp" gate --matrix "$here/ci/matrices/$matrix.json" --require cuda --devices "$devices" --quiet "${absent[@]}" \
+  "$tp" gate --matrix "$here/ci/matrices/$matrix.json" --require cuda --devices "$devices" --gpu-workers "$workers" --quiet "${absent[@]}" \
     --report-dir "$logs/$name" >"$logs/$name.txt" 2>&1
   rc=$?
   secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
   tail -3 "$logs/$name.txt"
-  row "gate $matrix.json --devices $devices" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/$name.txt" | tail -1) | ${secs}s wall"
+  row "gate $matrix.json --devices $devices --gpu-workers $workers" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/$name.txt" | tail -1) | ${secs}s wall"
 done
-# Two workers on one device must give the same verdicts as one.
+# Eight workers on one device must give the same verdicts as one.
 if part gate; then
-python3 - "$logs" <<'PY' && row "gate --devices 0,0 = --devices 0" "rc=0" "same cells, same verdicts" || row "gate --devices 0,0 = --devices 0" "rc=1" "verdicts differ"
+python3 - "$logs" <<'PY' && row "gate: 8 GPU workers = 1" "rc=0" "same cells, same verdicts" || row "gate: 8 GPU workers = 1" "rc=1" "verdicts differ"
 import json, sys
 def verdicts(d):
     return {json.loads(l)["id"]: json.loads(l)["status"] for l in open(f"{sys.argv[1]}/{d}/results.jsonl")}
-sys.exit(0 if verdicts("gate-devices-0") == verdicts("gate-devices-0-0") else 1)
+sys.exit(0 if verdicts("gate-devices-0-workers-1") == verdicts("gate-devices-0-workers-8") else 1)
 PY
 fi
 

@@ -26,7 +26,7 @@ struct GateArgs {
   std::string matrix, calibration, baseline, report_dir = "twinproof-gate", shard, devices, today, ctest_script;
   std::vector<std::string> filters, require;
   bool list = false, allow_loosen = false, with_mutants = false, quiet = false, allow_empty = false;
-  unsigned jobs = 0;
+  unsigned jobs = 0, gpu_workers = 8;
   std::size_t max_failures = 0;
   unsigned repeat = 1, concurrent = 1;
   double cell_timeout = 0;
@@ -147,6 +147,7 @@ int run_gate_command(const GateArgs& a) {
   o.max_failures = a.max_failures;
   o.repeat = a.repeat;
   o.concurrent = a.concurrent;
+  o.gpu_workers = a.gpu_workers;
   // One run per report folder at a time: a second one would tear the first one's record.
   std::optional<FolderLock> lock;
   if (!a.report_dir.empty()) lock.emplace(a.report_dir, "--report-dir");
@@ -284,8 +285,12 @@ void add_gate(CLI::App& app, int& rc) {
   sub->add_flag("--list", a->list, "Print the selected cell ids and run nothing");
   sub->add_option("--shard", a->shard, "I/N: cell k of the sorted list runs in shard k mod N (default: GTEST_SHARD_* variables)");
   sub->add_option("-j,--jobs", a->jobs, "CPU workers (default: every core); GPU cells have their own workers");
+  sub->add_option("--gpu-workers", a->gpu_workers,
+                  "Workers per entry of --devices (default 8): a GPU cell's run is mostly host latency, so several "
+                  "overlap on one device")
+      ->check(CLI::Range(1, 64));
   sub->add_option("--devices", a->devices,
-                  "GPU ordinals for GPU cells (one worker each), or all (default: the CTest resource's GPU, else 0)");
+                  "GPU ordinals for GPU cells (--gpu-workers each; 0,0 doubles them), or all (default: the CTest resource's GPU, else 0)");
   sub->add_option("--require", a->require, "A backend that must be supported (repeatable; 'cuda' means every CUDA backend)");
   sub->add_flag("--allow-loosen", a->allow_loosen, "Accept calibration rows looser than what they override (reported)");
   sub->add_option("--max-failures", a->max_failures,
