@@ -19,7 +19,7 @@ namespace twinproof {
 struct GateOptions {
   unsigned jobs = 0;                       // CPU workers (0: every core)
   std::vector<int> devices = {0};          // GPU workers: gpu_workers for each entry (0,0: twice as many on 0)
-  unsigned gpu_workers = 1;                // per entry of devices: a GPU cell's run is mostly host latency
+  unsigned gpu_workers = 8;                // per entry of devices: a GPU cell's run is mostly host latency
   std::vector<std::string> require;        // backends whose not-supported is a failure
   bool with_mutants = false;
   double cell_timeout_s = 0;               // 0: none

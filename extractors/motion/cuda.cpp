@@ -34,7 +34,7 @@ class CudaSadEngine final : public SadEngine {
     compute_ = std::make_unique<cuda::Stream>();
     fmt_ = fmt;
     distance_ = distance;
-    sms_ = cuda::device_info(ctx_.device).sms;
+    TP_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, ctx_.device));  // one attribute, not every property
     batch_ = ctx_.capture_stages ? 1 : kBatch;  // capture inspects every pair
     frame_bytes_ = static_cast<std::size_t>(fmt.width) * fmt.height * fmt.bytes_per_sample();
     slots_.resize(frame_bytes_ * kSlots);

@@ -26,7 +26,7 @@ struct GateArgs {
   std::string matrix, calibration, baseline, report_dir = "twinproof-gate", shard, devices, today, ctest_script;
   std::vector<std::string> filters, require;
   bool list = false, allow_loosen = false, with_mutants = false, quiet = false, allow_empty = false;
-  unsigned jobs = 0, gpu_workers = 8;
+  unsigned jobs = 0, gpu_workers = GateOptions{}.gpu_workers;
   std::size_t max_failures = 0;
   unsigned repeat = 1, concurrent = 1;
   double cell_timeout = 0;
@@ -286,7 +286,7 @@ void add_gate(CLI::App& app, int& rc) {
   sub->add_option("--shard", a->shard, "I/N: cell k of the sorted list runs in shard k mod N (default: GTEST_SHARD_* variables)");
   sub->add_option("-j,--jobs", a->jobs, "CPU workers (default: every core); GPU cells have their own workers");
   sub->add_option("--gpu-workers", a->gpu_workers,
-                  "Workers per entry of --devices (default 8): a GPU cell's run is mostly host latency, so several "
+                  "Workers per entry of --devices (default 8, as GateOptions): a GPU cell's run is mostly host latency, so several "
                   "overlap on one device")
       ->check(CLI::Range(1, 64));
   sub->add_option("--devices", a->devices,
