@@ -35,6 +35,11 @@ struct DeviceBandwidth {
 };
 std::optional<DeviceBandwidth> measure_bandwidth(int device);  // nullopt without a device
 
+// Milliseconds to start the device from nothing: the driver's initialisation and the creation of
+// the device's context (what every process that runs a device twin pays once). Meaningful only
+// as the process's first CUDA call; nullopt without a device.
+std::optional<double> measure_device_startup(int device);
+
 // Host memory for frames: page-locked when `pinned` and a CUDA device exists (device twins then
 // upload from it directly, without a staging copy), ordinary memory otherwise.
 struct HostBuffer {

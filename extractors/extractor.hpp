@@ -150,6 +150,16 @@ struct ExtractorContext {
   unsigned threads = 1;
 };
 
+// Memory a backend wants its frames read into: page-locked host memory for a device twin, so that
+// its upload starts from the frame as read, with no staging copy. Readers allocate from it on
+// their own threads.
+class HostMemory {
+ public:
+  virtual ~HostMemory() = default;
+  // `bytes` of memory, released when the last owner lets go; DeviceError when it cannot be had.
+  virtual std::shared_ptr<std::uint8_t> allocate(std::size_t bytes) = 0;
+};
+
 class Extractor {
  public:
   virtual ~Extractor() = default;
@@ -164,6 +174,8 @@ class Extractor {
   // The latest frame's stage (an id of the feature's descriptor), when the context asked to
   // capture stages and the backend has it.
   virtual std::optional<Probe> inspect(std::string_view /*stage*/) const { return std::nullopt; }
+  // Where frames are best read for this backend (after init); nullptr: ordinary memory serves.
+  virtual std::shared_ptr<HostMemory> frame_memory() const { return nullptr; }
   // Device time spent computing (CUDA events around the kernels), for device backends.
   virtual std::optional<double> device_ms() const { return std::nullopt; }
   // What ran, for the record, when it is not twinproof's own code: the command line, the

@@ -15,6 +15,7 @@ std::vector<DeviceDescription> cuda_devices() { return {}; }
 std::string cuda_runtime_version() { return "none (built without CUDA)"; }
 std::string cuda_driver_version() { return "unknown (built without CUDA)"; }
 std::optional<DeviceBandwidth> measure_bandwidth(int) { return std::nullopt; }
+std::optional<double> measure_device_startup(int) { return std::nullopt; }
 HostBuffer allocate_host_buffer(std::size_t bytes, bool) {
   return {std::shared_ptr<std::uint8_t>(new std::uint8_t[bytes], std::default_delete<std::uint8_t[]>()), false};
 }

@@ -59,12 +59,28 @@ FrameRange parse_frame_range(const std::string& s) {
   return r;
 }
 
+ReadPlan plan_reading(std::size_t frame_bytes, unsigned readers) {
+  constexpr std::size_t kRingBytes = std::size_t{256} << 20;
+  const unsigned wanted = 2 * std::max(readers, 1u) + 1;
+  const auto fit = static_cast<unsigned>(std::min<std::size_t>(kRingBytes / std::max<std::size_t>(frame_bytes, 1), wanted));
+  ReadPlan plan;
+  plan.depth = std::max(fit, 2u);
+  plan.readers = std::clamp(readers, 1u, plan.depth - 1);
+  return plan;
+}
+
 ScoreTable run_extractor(Extractor& ex, FrameSource& input, const OptionList& options, const RunOptions& run) {
-  // The next frames are read while this one computes (and while init sets up), unless a read
-  // could block without end.
+  // The next frames are read while this one computes (and while init sets up the backend: a
+  // device's context is created meanwhile), unless a read could block without end.
   std::optional<ReadAhead> ahead;
-  FrameSource& src = input.may_block() ? input : ahead.emplace(input);
+  if (!input.may_block()) {
+    const ReadPlan plan = plan_reading(frame_bytes(input.format(), input.name()), run.readers);
+    ahead.emplace(input, plan.depth, plan.readers);
+  }
+  FrameSource& src = ahead ? *ahead : input;
   ex.init(src.format(), options);
+  if (ahead && run.backend_memory)
+    if (auto memory = ex.frame_memory()) ahead->use_memory(std::move(memory));
   ScoreTable table;
   // The last label scored (the range's end plus the frames a window looks ahead), or no end.
   const unsigned scored_last = run.range.last ? *run.range.last + run.lookahead : std::numeric_limits<unsigned>::max();

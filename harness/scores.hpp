@@ -46,9 +46,22 @@ struct RunOptions {
   // Frames after range.last that are scored too, then dropped, so that metrics of the last frame
   // that look ahead (motion2) have the values the whole clip gives them: the feature's lookahead.
   unsigned lookahead = 0;
+  // Threads that read the input ahead of the extractor (several only where frames lie at known
+  // places of a file). The gate keeps one, as it runs cells side by side; score gives a clip more.
+  unsigned readers = 1;
+  // Read frames into the memory the backend asks for (page-locked for a device twin, so that no
+  // staging copy is made). Off in the gate, where many short runs would each pin memory.
+  bool backend_memory = false;
   // Called after each frame is extracted, look-ahead frames included (repro inspects stages).
   std::function<void(unsigned frame, const Extractor&)> after_frame;
 };
+
+// Readers and ring depth for reading a clip ahead with up to `readers` threads: two frames a
+// reader and one more, in at most 256 MiB, and never fewer than two frames.
+struct ReadPlan {
+  unsigned readers = 1, depth = 3;
+};
+ReadPlan plan_reading(std::size_t frame_bytes, unsigned readers);
 
 // Streams `src` through a freshly initialised extractor; reads the whole source (so that a
 // verified source checks its hash) even when `range` ends earlier. Frames are labelled from

@@ -5,6 +5,7 @@
 
 #include "harness/bench_compare.hpp"
 #include "harness/errors.hpp"
+#include "harness/io/frame.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -170,6 +171,76 @@ BOOST_AUTO_TEST_CASE(bench_compare_end_to_end_flags_a_slowdown_and_refuses_anoth
   BOOST_TEST(refused.rc == 2, refused.out + refused.err);
   BOOST_TEST(contains(refused.err, "other.json: setup.bitdepth '10'"));
   BOOST_TEST(contains(refused.err, "not comparable"));
+}
+
+BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_read_bound) {
+  // A raw 10-bit file of 6 frames, and the same as Y4M: each backend is judged from its own
+  // process's scores, then timed on the whole file and on its first two frames.
+  const TempDir dir;
+  const Format fmt{48, 32, 10, Chroma::c420};
+  std::string raw;
+  for (unsigned t = 0; t < 6; ++t) {
+    const Frame f = test::make_frame(fmt, [t](int p, int x, int y) { return (t * 37 + p * 100 + x * 9 + y * 5) % 1024; });
+    raw += std::string(reinterpret_cast<const char*>(f.bytes()), f.size());
+  }
+  write_file(dir / "clip.yuv", raw);
+  const auto ran = run_cli({"bench", "--from-file", (dir / "clip.yuv").string(), "--sizes", "48x32", "--bitdepth", "10",
+                            "--chroma", "420", "--feature", "motion", "--backends", "cpu,cpu-simd", "--reps", "3", "--readers",
+                            "2", "--json", (dir / "file.json").string()});
+  BOOST_TEST_REQUIRE(ran.rc == 0, ran.out + ran.err);
+  BOOST_TEST(contains(ran.out, "48x32 10-bit 4:2:0, 6 frames"));
+  BOOST_TEST(contains(ran.out, "read bound:"));
+  BOOST_TEST(contains(ran.out, "2 reader(s)"));
+  const json j = json::parse(read_file(dir / "file.json"));
+  BOOST_TEST(j["setup"]["host_memory"] == "from file, 2 reader(s)");
+  const json& size = j["sizes"][0];
+  BOOST_TEST(size["frames"] == 6);
+  BOOST_TEST(size["read_ms"].get<double>() > 0.0);
+  BOOST_TEST(size["device_startup_ms"].is_null());  // no device backend was asked for
+  BOOST_REQUIRE(size["backends"].size() == 2u);
+  for (const json& b : size["backends"]) {
+    BOOST_TEST(b["rep_whole_ms"].size() == 3u);
+    BOOST_TEST(b["rep_prefix_ms"].size() == 3u);
+    BOOST_TEST(b["whole_ms"].get<double>() > 0.0);
+    BOOST_TEST(b["x_bound"].get<double>() == b["whole_ms"].get<double>() / b["bound_ms"].get<double>());
+    BOOST_TEST(b["bound_ms"] == size["read_ms"]);
+    BOOST_TEST(contains(b["judged"].get<std::string>(), "exact"));
+  }
+  // The report compares with the in-memory bench's code: an old run 1000 times slower.
+  json slow = j;
+  for (json& b : slow["sizes"][0]["backends"]) b["ms_per_frame"] = b["ms_per_frame"].get<double>() * 1000;
+  write_file(dir / "slow.json", slow.dump());
+  const auto compared = run_cli({"bench", "--from-file", (dir / "clip.yuv").string(), "--sizes", "48x32", "--bitdepth", "10",
+                                 "--chroma", "420", "--feature", "motion", "--backends", "cpu", "--reps", "3", "--readers", "2",
+                                 "--compare", (dir / "slow.json").string()});
+  BOOST_TEST(compared.rc == 0, compared.out + compared.err);
+  BOOST_TEST(contains(compared.out, "faster"));
+}
+
+BOOST_AUTO_TEST_CASE(bench_from_file_refuses_what_it_cannot_judge) {
+  const TempDir dir;
+  const Format fmt{16, 8, 10, Chroma::c400};
+  std::string raw;
+  for (unsigned t = 0; t < 5; ++t) {
+    const Frame f = test::make_frame(fmt, [t](int, int x, int y) { return t == 3 && x == 2 && y == 1 ? 1024u : 500u + t; });
+    raw += std::string(reinterpret_cast<const char*>(f.bytes()), f.size());
+  }
+  write_file(dir / "bad.yuv", raw);
+  // A sample above the 10-bit maximum: the reference refuses the file, and so does the bench.
+  const auto bad = run_cli({"bench", "--from-file", (dir / "bad.yuv").string(), "--sizes", "16x8", "--bitdepth", "10", "--chroma",
+                            "400", "--feature", "motion", "--backends", "cpu-simd", "--reps", "1"});
+  BOOST_TEST(bad.rc == 2, bad.out + bad.err);
+  BOOST_TEST(contains(bad.err, "frame 3 plane Y sample (2, 1)"));
+  // Two frames are one pair: nothing is left once the two-frame prefix is taken away.
+  write_file(dir / "short.yuv", raw.substr(0, 2 * 16 * 8 * 2));
+  const auto short_clip = run_cli({"bench", "--from-file", (dir / "short.yuv").string(), "--sizes", "16x8", "--bitdepth", "10",
+                                   "--chroma", "400", "--feature", "motion", "--reps", "1"});
+  BOOST_TEST(short_clip.rc == 2, short_clip.out + short_clip.err);
+  BOOST_TEST(contains(short_clip.err, "at least 3 frames"));
+  // A raw file needs one size; a Y4M says its own.
+  const auto two_sizes = run_cli({"bench", "--from-file", (dir / "bad.yuv").string(), "--sizes", "16x8,32x8", "--feature", "motion"});
+  BOOST_TEST(two_sizes.rc == 2, two_sizes.out + two_sizes.err);
+  BOOST_TEST(contains(two_sizes.err, "the raw file's one size WxH"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

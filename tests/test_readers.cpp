@@ -1,11 +1,13 @@
 // Y4M and raw .yuv readers: formats, streaming, and every bad input refused with a clear error.
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
 #include <cstring>
 #include <thread>
 
 #include "harness/errors.hpp"
 #include "harness/io/read_ahead.hpp"
+#include "harness/scores.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -271,6 +273,160 @@ BOOST_AUTO_TEST_CASE(read_ahead_stops_when_the_caller_stops_early) {
     BOOST_REQUIRE(ahead.next(f));
     BOOST_REQUIRE(ahead.next(f));
   }
+}
+
+namespace {
+// Memory handed out by a test: counts what it gives, or refuses as a device out of page-locked
+// memory would.
+struct CountingMemory final : HostMemory {
+  bool refuse = false;
+  std::atomic<unsigned> given{0};
+  std::shared_ptr<std::uint8_t> allocate(std::size_t bytes) override {
+    if (refuse) throw DeviceError("cudaHostAlloc failed: cudaErrorMemoryAllocation: out of memory");
+    ++given;
+    return {new std::uint8_t[bytes], std::default_delete<std::uint8_t[]>()};
+  }
+};
+
+std::string bytes_of(const Frame& f) { return {reinterpret_cast<const char*>(f.bytes()), f.size()}; }
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(several_readers_fetch_frames_by_place_and_hand_them_over_in_order) {
+  // 23 distinct 10-bit frames as raw and as plain Y4M: four readers fetch whole frames side by
+  // side, and the caller sees them in order, then the end, as one reader in line gives them.
+  TempDir dir;
+  const Format fmt{13, 7, 10, Chroma::c420};
+  std::vector<std::string> frames;
+  std::string raw;
+  for (unsigned t = 0; t < 23; ++t) {
+    frames.push_back(bytes_of(test::make_frame(fmt, [t](int p, int x, int y) { return (t * 131 + p * 17 + x * 5 + y * 11) % 1024; })));
+    raw += frames.back();
+  }
+  write_file(dir / "a.yuv", raw);
+  write_file(dir / "a.y4m", y4m("W13 H7 C420p10", frames));
+  std::vector<std::string> with_params = frames;
+  std::string y4m_params = y4m("W13 H7 C420p10", {});
+  for (unsigned t = 0; t < 23; ++t) y4m_params += (t == 17 ? "FRAME Ixyz\n" : "FRAME\n") + frames[t];
+  write_file(dir / "params.y4m", y4m_params);
+  struct Case {
+    std::string file;
+    std::optional<Format> raw;
+    unsigned readers;  // what the source allows
+  };
+  for (const Case& c : {Case{"a.yuv", fmt, 4}, Case{"a.y4m", std::nullopt, 4}, Case{"params.y4m", std::nullopt, 1}}) {
+    BOOST_TEST_CONTEXT(c.file) {
+      auto src = open_input((dir / c.file).string(), c.raw);
+      ReadAhead ahead(*src, 5, 4);
+      BOOST_TEST(ahead.readers() == c.readers);
+      BOOST_TEST(ahead.frames_left().value_or(0) == (c.raw ? 23u : 0u));
+      Frame f;
+      for (unsigned t = 0; t < 23; ++t) {
+        BOOST_REQUIRE(ahead.next(f));
+        BOOST_TEST(bytes_of(f) == frames[t], "frame " << t);
+      }
+      BOOST_TEST(!ahead.next(f));
+      BOOST_TEST(!ahead.next(f));
+    }
+  }
+  // Once read in order, a source is not fetched by place any more.
+  auto src = open_input((dir / "a.yuv").string(), fmt);
+  Frame f;
+  BOOST_REQUIRE(src->next(f));
+  BOOST_TEST(!src->random_access().has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_fault_read_by_place_arrives_after_every_frame_before_it) {
+  // Frame 9 of 16 holds a 10-bit sample of 1024: four readers have read frames past it, yet the
+  // caller gets frames 0 to 8 and then the fault, naming the frame and the sample.
+  TempDir dir;
+  const Format fmt{8, 4, 10, Chroma::c400};
+  std::string raw;
+  for (unsigned t = 0; t < 16; ++t)
+    raw += bytes_of(test::make_frame(fmt, [t](int, int x, int y) { return t == 9 && x == 3 && y == 2 ? 1024u : t + x; }));
+  write_file(dir / "bad.yuv", raw);
+  auto src = open_input((dir / "bad.yuv").string(), fmt);
+  ReadAhead ahead(*src, 6, 4);
+  BOOST_TEST(ahead.readers() == 4u);
+  Frame f;
+  for (unsigned t = 0; t < 9; ++t) {
+    BOOST_REQUIRE(ahead.next(f));
+    BOOST_TEST(f.bytes()[0] == t);
+  }
+  try {
+    (void)ahead.next(f);
+    BOOST_FAIL("the fault of frame 9 was lost");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.field() == "frame 9 plane Y sample (3, 2)");
+    BOOST_TEST(e.value() == "1024");
+  }
+  BOOST_TEST(!ahead.next(f));
+}
+
+BOOST_AUTO_TEST_CASE(frames_are_read_into_the_memory_a_backend_asks_for) {
+  // After use_memory, every frame still to be read lands in the backend's memory; the ring and
+  // the caller's frame are allocated there once each, not once a frame. Memory that cannot be
+  // had sends the readers back to ordinary memory with the frames intact.
+  TempDir dir;
+  const Format fmt{16, 8, 8, Chroma::c420};
+  std::vector<std::string> frames;
+  std::string raw;
+  for (unsigned t = 0; t < 40; ++t) {
+    frames.push_back(bytes_of(test::make_frame(fmt, [t](int p, int x, int y) { return (t * 7 + p + x * y) % 256; })));
+    raw += frames.back();
+  }
+  write_file(dir / "a.yuv", raw);
+  for (const bool refuse : {false, true}) {
+    BOOST_TEST_CONTEXT("refuse " << refuse) {
+      auto memory = std::make_shared<CountingMemory>();
+      memory->refuse = refuse;
+      auto src = open_input((dir / "a.yuv").string(), fmt);
+      ReadAhead ahead(*src, 4, 2);
+      ahead.use_memory(memory);
+      Frame f;
+      for (unsigned t = 0; t < 40; ++t) {
+        BOOST_REQUIRE(ahead.next(f));
+        BOOST_TEST(bytes_of(f) == frames[t], "frame " << t);
+        if (t >= 10) BOOST_TEST((f.memory() == (refuse ? nullptr : memory)), "frame " << t);
+      }
+      BOOST_TEST(!ahead.next(f));
+      BOOST_TEST(memory->given.load() <= (refuse ? 0u : 5u));  // the ring's 4 frames and the caller's
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_frame_copy_owns_its_samples_a_move_hands_them_over) {
+  const Format fmt{6, 4, 16, Chroma::c444};
+  Frame a = test::make_frame(fmt, [](int p, int x, int y) { return 1000u * p + 10u * x + y; });
+  const std::string before = bytes_of(a);
+  Frame copy = a;
+  BOOST_TEST(copy.bytes() != a.bytes());
+  BOOST_TEST(bytes_of(copy) == before);
+  a.bytes()[0] ^= 0xff;
+  BOOST_TEST(bytes_of(copy) == before);
+  const std::uint8_t* samples = copy.bytes();
+  Frame moved = std::move(copy);
+  BOOST_TEST(moved.bytes() == samples);
+  // Reshaping to a smaller format keeps the samples' memory; a larger one reallocates.
+  moved.reset({4, 4, 16, Chroma::c444});
+  BOOST_TEST(moved.bytes() == samples);
+  BOOST_TEST(moved.size() == 96u);
+  moved.reset({64, 64, 16, Chroma::c444});
+  BOOST_TEST(moved.size() == 24576u);
+}
+
+BOOST_AUTO_TEST_CASE(reading_is_planned_two_frames_a_reader_within_256_mib) {
+  const ReadPlan k4 = plan_reading(3840 * 2160 * 3 / 2, 4);
+  BOOST_TEST(k4.readers == 4u);
+  BOOST_TEST(k4.depth == 9u);
+  const ReadPlan one = plan_reading(100, 1);
+  BOOST_TEST(one.readers == 1u);
+  BOOST_TEST(one.depth == 3u);
+  const ReadPlan big = plan_reading(std::size_t{100} << 20, 8);  // 100 MiB frames: 2 fit
+  BOOST_TEST(big.depth == 2u);
+  BOOST_TEST(big.readers == 1u);
+  const ReadPlan huge = plan_reading(std::size_t{1} << 30, 4);  // the largest frame: still two
+  BOOST_TEST(huge.depth == 2u);
+  BOOST_TEST(huge.readers == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_pipe_may_block_a_regular_file_does_not) {

@@ -2,6 +2,7 @@
 #include "extractors/devices.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -113,6 +114,14 @@ std::optional<DeviceBandwidth> measure_bandwidth(int device) {
 }
 std::string cuda_driver_version() { return cuda::driver_version(); }
 
+std::optional<double> measure_device_startup(int device) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (device >= cuda::device_count()) return std::nullopt;
+  cuda::use_device(device);
+  TP_CUDA(cudaFree(nullptr));  // creates the context
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 namespace cuda {
 
 bool Event::done() const {
@@ -128,6 +137,24 @@ bool is_page_locked(const void* p) {
   cudaGetLastError();  // an ordinary pointer is no error worth keeping
   return pinned;
 }
+
+namespace {
+class PageLockedFrames final : public HostMemory {
+ public:
+  explicit PageLockedFrames(int device) : device_(device) {}
+  std::shared_ptr<std::uint8_t> allocate(std::size_t bytes) override {
+    TP_CUDA(cudaSetDevice(device_));  // this thread's device: the allocation belongs to its context
+    void* p = nullptr;
+    TP_CUDA(cudaHostAlloc(&p, bytes, cudaHostAllocPortable));
+    return {static_cast<std::uint8_t*>(p), [](std::uint8_t* q) { cudaFreeHost(q); }};
+  }
+
+ private:
+  const int device_;
+};
+}  // namespace
+
+std::shared_ptr<HostMemory> page_locked_frames(int device) { return std::make_shared<PageLockedFrames>(device); }
 
 float elapsed_ms(const Event& start, const Event& stop) {
   float ms = 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -145,6 +146,10 @@ class Event {
 // Whether host memory is page-locked (cudaHostAlloc, cudaHostRegister), so that a copy from it
 // can start without staging. Asked every time: an address says nothing about what is there now.
 bool is_page_locked(const void* p);
+
+// Page-locked host memory for frames that a reader fills and an engine on `device` uploads from
+// directly. Portable (page-locked for every context), as readers allocate on their own threads.
+std::shared_ptr<HostMemory> page_locked_frames(int device);
 
 // Milliseconds between two recorded timing events.
 float elapsed_ms(const Event& start, const Event& stop);

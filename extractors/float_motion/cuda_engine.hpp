@@ -18,6 +18,7 @@ class CudaEngineBase : public MotionEngine {
   explicit CudaEngineBase(const ExtractorContext& ctx) : ctx_(ctx) {}
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override;
   void submit(const PictureView& pic) override;
+  std::shared_ptr<HostMemory> frame_memory() const override { return cuda::page_locked_frames(ctx_.device); }
   std::optional<double> take(bool wait) override;
   std::optional<Probe> inspect(Stage s) const override;
   std::optional<double> device_ms() const override { return device_ms_; }

@@ -43,6 +43,8 @@ class MotionEngine {
   virtual std::optional<Probe> inspect(Stage) const { return std::nullopt; }
   // Device time of the work completed so far (GPU engines).
   virtual std::optional<double> device_ms() const { return std::nullopt; }
+  // Where frames are best read for this engine (page-locked memory for a device engine).
+  virtual std::shared_ptr<HostMemory> frame_memory() const { return nullptr; }
 };
 
 // The Extractor every float_motion backend is: options, geometry, and the motion / motion2 /
@@ -57,6 +59,7 @@ class MotionExtractor final : public Extractor {
   std::vector<std::string> metrics() const override;
   std::optional<Probe> inspect(std::string_view stage) const override;
   std::optional<double> device_ms() const override { return engine_->device_ms(); }
+  std::shared_ptr<HostMemory> frame_memory() const override { return engine_->frame_memory(); }
 
  private:
   void emit(ScoreSink& sink, const char* metric, unsigned index, double v);

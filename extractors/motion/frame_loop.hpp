@@ -29,6 +29,8 @@ class SadEngine {
   // Stages of the latest pair, when the context asked to capture them.
   virtual std::optional<Probe> inspect(std::string_view) const { return std::nullopt; }
   virtual std::optional<double> device_ms() const { return std::nullopt; }
+  // Where frames are best read for this engine (page-locked memory for a device engine).
+  virtual std::shared_ptr<HostMemory> frame_memory() const { return nullptr; }
 };
 
 // The Extractor every integer motion backend is: options, geometry, and the motion_sad /
@@ -43,6 +45,7 @@ class IntegerMotionExtractor final : public Extractor {
   std::vector<std::string> metrics() const override;
   std::optional<Probe> inspect(std::string_view stage) const override;
   std::optional<double> device_ms() const override { return engine_->device_ms(); }
+  std::shared_ptr<HostMemory> frame_memory() const override { return engine_->frame_memory(); }
 
  private:
   void emit(ScoreSink& sink, const char* metric, unsigned t, double v);

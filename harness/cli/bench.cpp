@@ -14,6 +14,7 @@
 #include "extractors/row_bands.hpp"
 #include "harness/bench_compare.hpp"
 #include "harness/calibration.hpp"
+#include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
@@ -25,23 +26,6 @@
 namespace twinproof::cli {
 namespace {
 using Clock = std::chrono::steady_clock;
-
-struct BenchArgs {
-  std::string feature = "float_motion";
-  std::string backends;  // default: every available one
-  std::string sizes = "576x324,1920x1080,3840x2160";
-  unsigned frames = 32;
-  unsigned reps = 5;
-  int bitdepth = 8;
-  std::string chroma = "420";
-  std::vector<std::string> options;
-  std::string json;
-  std::string calibration;
-  std::string host_memory = "pinned";
-  int device = 0;
-  unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
-  std::string compare;   // an earlier run's --json to compare with
-};
 
 struct Size {
   int w, h;
@@ -58,12 +42,6 @@ Size parse_size(const std::string& s) {
   Size size{};
   if (x != std::string::npos && extent(s.substr(0, x), size.w) && extent(s.substr(x + 1), size.h)) return size;
   throw UsageError("--sizes", s, fmt::format("--sizes: '{}' is not WxH (two whole numbers above 0, like 1920x1080)", s));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 struct Run {
@@ -130,31 +108,6 @@ struct Row {
   std::optional<double> device_ms;
 };
 
-// The comparison with an earlier run, per size and backend, new time over old.
-int print_comparison(const BenchRun& old_run, const BenchRun& new_run) {
-  const BenchComparison cmp = compare_bench_runs(old_run, new_run);
-  fmt::print("\ncompared with {} ({}): time per frame, this run over that one; noise is the larger spread of the two "
-             "runs' repetitions\n",
-             old_run.file, old_run.label.empty() ? "no environment recorded" : old_run.label);
-  fmt::print("{:<11} {:<16} {:>10} {:>10} {:>8} {:>7} {:>12} {:>12}  {}\n", "size", "backend", "old ms", "new ms", "new/old",
-             "noise", "old device", "new device", "verdict");
-  const auto device = [](const std::optional<double>& d) { return d ? fmt::format("{:.4f}", *d) : std::string("-"); };
-  for (const BenchChange& c : cmp.changes)
-    fmt::print("{:<11} {:<16} {:>10.4f} {:>10.4f} {:>8.3f} {:>6.1f}% {:>12} {:>12}  {}\n", c.size, c.backend, c.old_ms, c.new_ms,
-               c.ratio, 100 * c.noise, device(c.old_device_ms), device(c.new_device_ms), bench_verdict_name(c.verdict));
-  for (const std::string& u : cmp.unmatched) fmt::print("not compared: {}\n", u);
-  if (cmp.changes.empty()) {
-    fmt::print("compare: no size and backend timed in both runs\n");
-    return kExitFail;
-  }
-  if (cmp.slower()) {
-    fmt::print("compare: SLOWER beyond the noise measured (see the verdicts above)\n");
-    return kExitFail;
-  }
-  fmt::print("compare: no backend slower beyond the noise measured\n");
-  return kExitPass;
-}
-
 int run_bench(const BenchArgs& a) {
   const OptionList options = parse_option_flags(a.options);
   const unsigned threads = resolve_threads(checked_threads(a.threads));
@@ -162,23 +115,7 @@ int run_bench(const BenchArgs& a) {
       Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : std::filesystem::path(a.calibration));
   const FeatureDescriptor& feature = feature_or_throw(a.feature);
   const Backend& reference = backend_or_throw(a.feature, std::string(feature.reference));
-  std::vector<const Backend*> chosen;
-  if (a.backends.empty()) {
-    for (const Backend* b : backends())
-      if (b->feature == a.feature && b->availability().available) chosen.push_back(b);
-  } else {
-    for (const std::string& name : split_list(a.backends)) {
-      const Backend& b = backend_or_throw(a.feature, name);
-      // A backend named on the command line that cannot run here is an error of this run, not a
-      // row to skip.
-      if (const Availability av = b.availability(); !av.available)
-        throw BackendUnavailable("--backends", name, fmt::format("--backends: '{}' is unavailable here: {}", name, av.reason));
-      chosen.push_back(&b);
-    }
-  }
-  if (chosen.empty())
-    throw UsageError("--backends", a.backends, a.backends.empty() ? "no backend of " + a.feature + " is available here"
-                                                                   : fmt::format("--backends '{}' names no backend", a.backends));
+  const std::vector<const Backend*> chosen = bench_backends(a);
   std::vector<Size> sizes;
   for (const std::string& text : split_list(a.sizes)) sizes.push_back(parse_size(text));
   if (sizes.empty()) throw UsageError("--sizes", a.sizes, fmt::format("--sizes '{}' names no size", a.sizes));
@@ -238,21 +175,10 @@ int run_bench(const BenchArgs& a) {
       r.b = b;
       try {
         const Run warm = run_once(*b, frames, options, a.device, threads);  // warm-up, and the check
-        // The gate's own per-metric, per-device rows.
-        const CellTolerance t(table, std::string(b->feature), std::string(reference.name), std::string(b->name),
-                              compute_capability_of(b->gpu(), a.device));
-        const CalibrationRow* row = b == &reference ? nullptr : t.row("");
-        if (b != &reference && row == nullptr) {
-          r.refused = true;
-          r.why = "no calibration row";
-        } else {
-          const TableComparison cmp = compare_tables(expected, warm.scores, t);
-          r.judged = fmt::format("{} (max |diff| {:.2g}, {} ULP)", t.describe(expected.metrics()), cmp.max_abs_diff, cmp.max_ulp);
-          if (!cmp.pass) {
-            r.refused = true;
-            r.why = "fails its calibration row (" + t.describe(expected.metrics()) + "): " + cmp.summary();
-          }
-        }
+        const Judgement j = judge_scores(table, reference, *b, a.device, expected, warm.scores);
+        r.refused = j.refused;
+        r.why = j.why;
+        r.judged = j.judged;
       } catch (...) {
         // A backend that cannot run this configuration here is left out of the comparison with
         // the reason; a bad input or a bug stops the bench.
@@ -354,6 +280,77 @@ int run_bench(const BenchArgs& a) {
 
 }  // namespace
 
+// The comparison with an earlier run, per size and backend, new time over old.
+int print_comparison(const BenchRun& old_run, const BenchRun& new_run) {
+  const BenchComparison cmp = compare_bench_runs(old_run, new_run);
+  fmt::print("\ncompared with {} ({}): time per frame, this run over that one; noise is the larger spread of the two "
+             "runs' repetitions\n",
+             old_run.file, old_run.label.empty() ? "no environment recorded" : old_run.label);
+  fmt::print("{:<11} {:<16} {:>10} {:>10} {:>8} {:>7} {:>12} {:>12}  {}\n", "size", "backend", "old ms", "new ms", "new/old",
+             "noise", "old device", "new device", "verdict");
+  const auto device = [](const std::optional<double>& d) { return d ? fmt::format("{:.4f}", *d) : std::string("-"); };
+  for (const BenchChange& c : cmp.changes)
+    fmt::print("{:<11} {:<16} {:>10.4f} {:>10.4f} {:>8.3f} {:>6.1f}% {:>12} {:>12}  {}\n", c.size, c.backend, c.old_ms, c.new_ms,
+               c.ratio, 100 * c.noise, device(c.old_device_ms), device(c.new_device_ms), bench_verdict_name(c.verdict));
+  for (const std::string& u : cmp.unmatched) fmt::print("not compared: {}\n", u);
+  if (cmp.changes.empty()) {
+    fmt::print("compare: no size and backend timed in both runs\n");
+    return kExitFail;
+  }
+  if (cmp.slower()) {
+    fmt::print("compare: SLOWER beyond the noise measured (see the verdicts above)\n");
+    return kExitFail;
+  }
+  fmt::print("compare: no backend slower beyond the noise measured\n");
+  return kExitPass;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+Judgement judge_scores(const Calibration& table, const Backend& reference, const Backend& b, int device,
+                       const ScoreTable& expected, const ScoreTable& actual) {
+  const CellTolerance t(table, std::string(b.feature), std::string(reference.name), std::string(b.name),
+                        compute_capability_of(b.gpu(), device));
+  Judgement j;
+  if (&b != &reference && t.row("") == nullptr) {
+    j.refused = true;
+    j.why = "no calibration row";
+    return j;
+  }
+  const TableComparison cmp = compare_tables(expected, actual, t);
+  j.judged = fmt::format("{} (max |diff| {:.2g}, {} ULP)", t.describe(expected.metrics()), cmp.max_abs_diff, cmp.max_ulp);
+  if (!cmp.pass) {
+    j.refused = true;
+    j.why = "fails its calibration row (" + t.describe(expected.metrics()) + "): " + cmp.summary();
+  }
+  return j;
+}
+
+std::vector<const Backend*> bench_backends(const BenchArgs& a) {
+  std::vector<const Backend*> chosen;
+  if (a.backends.empty()) {
+    for (const Backend* b : backends())
+      if (b->feature == a.feature && b->availability().available) chosen.push_back(b);
+  } else {
+    for (const std::string& name : split_list(a.backends)) {
+      const Backend& b = backend_or_throw(a.feature, name);
+      // A backend named on the command line that cannot run here is an error of this run, not a
+      // row to skip.
+      if (const Availability av = b.availability(); !av.available)
+        throw BackendUnavailable("--backends", name, fmt::format("--backends: '{}' is unavailable here: {}", name, av.reason));
+      chosen.push_back(&b);
+    }
+  }
+  if (chosen.empty())
+    throw UsageError("--backends", a.backends, a.backends.empty() ? "no backend of " + a.feature + " is available here"
+                                                                   : fmt::format("--backends '{}' names no backend", a.backends));
+  return chosen;
+}
+
 void add_bench(CLI::App& app, int& rc) {
   auto a = std::make_shared<BenchArgs>();
   CLI::App* sub = app.add_subcommand("bench", "Time backends side by side; each is judged against cpu by its calibration row first");
@@ -375,7 +372,14 @@ void add_bench(CLI::App& app, int& rc) {
   sub->add_option("--compare", a->compare,
                   "An earlier run's --json: print this run's time over that one's per size and backend; exit 1 when a "
                   "backend is slower beyond the noise both runs measured");
-  sub->callback([a, &rc] { rc = run_bench(*a); });
+  sub->add_option("--from-file", a->from_file,
+                  "Time whole `twinproof score` processes on FILE (a .y4m, or raw: one --sizes WxH with --bitdepth and --chroma) "
+                  "per backend, against the time to read FILE with the same readers (and to start the device)");
+  sub->add_option("--readers", a->readers, std::string("--from-file: ") + readers_help)->capture_default_str();
+  sub->callback([a, sub, &rc] {
+    a->sizes_given = sub->count("--sizes") > 0;
+    rc = a->from_file.empty() ? run_bench(*a) : run_bench_from_file(*a);
+  });
 }
 
 }  // namespace twinproof::cli

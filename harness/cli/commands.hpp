@@ -34,6 +34,13 @@ inline constexpr const char* threads_help =
     "Threads a CPU backend splits each plane's rows over (0: every hardware thread; each row's arithmetic is unchanged, "
     "so the scores are the same bits with any count)";
 unsigned checked_threads(unsigned threads);
+// --readers of the commands that score one file: threads reading frames ahead (0: a quarter of
+// the hardware threads, 1 to 4), each fetching whole frames where the file allows it.
+inline constexpr unsigned kMaxReaders = 64;
+inline constexpr const char* readers_help =
+    "Threads reading the input ahead, each fetching whole frames of a raw or plain Y4M file (0: a quarter of the hardware "
+    "threads, 1 to 4)";
+unsigned resolve_readers(unsigned readers);  // UsageError above kMaxReaders
 // Prints rows (the first is the header) with every column but the last padded to its widest
 // value, so that long values never push a column out of line. `right` lists right-aligned columns.
 void print_columns(const std::vector<std::vector<std::string>>& rows, const std::vector<std::size_t>& right = {});

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <thread>
+
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
@@ -47,6 +49,13 @@ unsigned checked_threads(unsigned threads) {
     throw UsageError("--threads", std::to_string(threads),
                      fmt::format("--threads {}: at most {} (0: every hardware thread)", threads, kMaxThreads));
   return threads;
+}
+
+unsigned resolve_readers(unsigned readers) {
+  if (readers > kMaxReaders)
+    throw UsageError("--readers", std::to_string(readers),
+                     fmt::format("--readers {}: at most {} (0: a quarter of the hardware threads)", readers, kMaxReaders));
+  return readers > 0 ? readers : std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u);
 }
 
 OptionList parse_option_flags(const std::vector<std::string>& flags) {

@@ -32,6 +32,7 @@ struct ScoreArgs {
   std::string precision = "exact";
   int device = 0;
   unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
+  unsigned readers = 0;  // threads reading ahead; 0: chosen from the hardware
 };
 
 // "motion=motion_fps_weight=2:debug=true" -> ("motion", {{motion_fps_weight, 2}, {debug, true}}).
@@ -108,6 +109,8 @@ int run_score(const ScoreArgs& a) {
   RunOptions run;
   if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
   run.lookahead = feature.lookahead;  // the last frame's motion2 as the whole clip gives it
+  run.readers = resolve_readers(a.readers);
+  run.backend_memory = true;  // a device twin uploads from the frames as read
   auto src = open_cli_input(a.input);
   ExtractorContext ctx;
   ctx.device = a.device;
@@ -176,6 +179,7 @@ void add_score(CLI::App& app, int& rc) {
       ->capture_default_str();
   sub->add_option("--device", a->device, "GPU ordinal for GPU backends")->capture_default_str();
   sub->add_option("--threads", a->threads, threads_help)->capture_default_str();
+  sub->add_option("--readers", a->readers, readers_help)->capture_default_str();
   sub->callback([a, sub, &rc] {
     a->json_given = sub->count("--json") > 0;
     rc = run_score(*a);

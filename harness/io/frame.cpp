@@ -4,9 +4,11 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness/errors.hpp"
 
@@ -48,7 +50,9 @@ std::size_t frame_bytes(const Format& fmt, const std::string& file) {
   return static_cast<std::size_t>(total);
 }
 
-void Frame::reset(const Format& fmt) {
+void Frame::reset(const Format& fmt) { reset(fmt, memory_); }
+
+void Frame::reset(const Format& fmt, const std::shared_ptr<HostMemory>& memory) {
   fmt_ = fmt;
   std::size_t off = 0;
   for (int p = 0; p < 3; ++p) {
@@ -59,14 +63,30 @@ void Frame::reset(const Format& fmt) {
     }
   }
   offset_[3] = off;
-  bytes_.resize(off);
+  if (off <= capacity_ && memory == memory_ && data_) return;
+  data_.reset();  // the old samples go before the new ones are allocated
+  capacity_ = 0;
+  memory_ = memory;
+  if (off == 0) return;
+  data_ = memory_ ? memory_->allocate(off)
+                  : std::shared_ptr<std::uint8_t>(new std::uint8_t[off](), std::default_delete<std::uint8_t[]>());
+  capacity_ = off;
+}
+
+Frame::Frame(const Frame& o) { *this = o; }
+
+Frame& Frame::operator=(const Frame& o) {
+  if (this == &o) return *this;
+  reset(o.fmt_, nullptr);
+  if (size() > 0) std::memcpy(bytes(), o.bytes(), size());
+  return *this;
 }
 
 PictureView Frame::view() const {
   PictureView v;
   v.fmt = fmt_;
   for (int p = 0; p < fmt_.planes(); ++p) {
-    v.data[p] = bytes_.data() + offset_[p];
+    v.data[p] = data_.get() + offset_[p];
     v.stride[p] = static_cast<std::ptrdiff_t>(stored_plane_size(fmt_, p).w) * fmt_.bytes_per_sample();
   }
   return v;
@@ -120,6 +140,24 @@ std::size_t InputFile::read(void* dst, std::size_t n) {
   const std::size_t got = std::fread(dst, 1, n, f_);
   if (got < n && std::ferror(f_)) throw InputError(path_, "file", path_, std::string("read failed: ") + std::strerror(errno));
   return got;
+}
+
+std::size_t InputFile::read_at(void* dst, std::size_t n, std::uint64_t offset) const {
+  std::size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fileno(f_), static_cast<std::uint8_t*>(dst) + got, n - got, static_cast<off_t>(offset + got));
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path_, "file", path_, std::string("read failed: ") + std::strerror(errno));
+    }
+    got += static_cast<std::size_t>(r);
+  }
+  return got;
+}
+
+void FrameSource::read_frame(unsigned index, Frame&) const {
+  throw std::logic_error(fmt::format("{}: frame {} asked by place of a source that is read in order only", name(), index));
 }
 
 namespace {

@@ -25,21 +25,35 @@ std::size_t frame_bytes(const Format& fmt, const std::string& file);
 // Validates width, height, bit depth and chroma of an input format (same errors).
 void validate_format(const Format& fmt, const std::string& file);
 
-// One frame in the raw stream layout; 16-bit samples are little-endian words.
+// One frame in the raw stream layout; 16-bit samples are little-endian words. Its samples live in
+// ordinary memory, or in memory a backend asked for (HostMemory: page-locked for a device twin).
+// Copies own their samples (in ordinary memory); moves and swaps hand the same samples over.
 class Frame {
  public:
-  void reset(const Format& fmt);  // (re)allocates for fmt
+  Frame() = default;
+  Frame(const Frame& o);
+  Frame& operator=(const Frame& o);
+  Frame(Frame&&) noexcept = default;
+  Frame& operator=(Frame&&) noexcept = default;
+
+  // (Re)shapes for fmt. The samples are reallocated when they do not fit, from the memory the
+  // frame already uses; reset(fmt, memory) moves them to `memory` (nullptr: ordinary memory).
+  void reset(const Format& fmt);
+  void reset(const Format& fmt, const std::shared_ptr<HostMemory>& memory);
   const Format& format() const { return fmt_; }
-  std::uint8_t* bytes() { return bytes_.data(); }
-  const std::uint8_t* bytes() const { return bytes_.data(); }
-  std::size_t size() const { return bytes_.size(); }
+  std::uint8_t* bytes() { return data_.get(); }
+  const std::uint8_t* bytes() const { return data_.get(); }
+  std::size_t size() const { return offset_[3]; }
   std::size_t plane_offset(int plane) const { return offset_[plane]; }
   std::size_t plane_size(int plane) const { return offset_[plane + 1] - offset_[plane]; }
+  const std::shared_ptr<HostMemory>& memory() const { return memory_; }
   PictureView view() const;
 
  private:
   Format fmt_{};
-  std::vector<std::uint8_t> bytes_;
+  std::shared_ptr<std::uint8_t> data_;
+  std::size_t capacity_ = 0;
+  std::shared_ptr<HostMemory> memory_;  // where data_ came from; nullptr: ordinary memory
   std::size_t offset_[4] = {0, 0, 0, 0};
 };
 
@@ -58,6 +72,12 @@ class FrameSource {
   // Whether a read may wait without end (a pipe, a terminal): such a source is never read ahead,
   // as a reader blocked in it could not be stopped.
   virtual bool may_block() const { return false; }
+  // The number of frames when every frame lies at a known place of a regular file and the stream
+  // has not been read yet: read_frame() may then fetch any of them, from several threads at once.
+  virtual std::optional<unsigned> random_access() { return std::nullopt; }
+  // Frame `index` into `f`, already shaped for format(); only after random_access() gave a count.
+  // Checks what next() checks (sample range) and throws the same InputErrors.
+  virtual void read_frame(unsigned index, Frame& f) const;
 };
 
 // A file opened for reading ("-" is standard input). Closes on destruction.
@@ -74,6 +94,9 @@ class InputFile {
   std::optional<std::uint64_t> regular_size() const;
   // Reads up to n bytes; returns how many were read (short only at end of file). Throws on error.
   std::size_t read(void* dst, std::size_t n);
+  // Reads up to n bytes at `offset` without moving the stream (pread: several threads may read
+  // at once); short only at end of file. Throws on error.
+  std::size_t read_at(void* dst, std::size_t n, std::uint64_t offset) const;
 
  private:
   std::string path_;

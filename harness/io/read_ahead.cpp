@@ -1,12 +1,16 @@
 #include "harness/io/read_ahead.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace twinproof {
 
-ReadAhead::ReadAhead(FrameSource& inner, unsigned depth)
+ReadAhead::ReadAhead(FrameSource& inner, unsigned depth, unsigned threads)
     : inner_(inner), format_(inner.format()), name_(inner.name()), frames_at_start_(inner.frames_left()),
-      ring_(depth == 0 ? 1 : depth), reader_([this] { read(); }) {}
+      by_place_(threads > 1 ? inner.random_access() : std::nullopt), ring_(std::max(depth, 1u)) {
+  const unsigned n = by_place_ ? std::clamp(threads, 1u, static_cast<unsigned>(ring_.size())) : 1;
+  for (unsigned i = 0; i < n; ++i) readers_.emplace_back([this] { read(); });
+}
 
 ReadAhead::~ReadAhead() {
   {
@@ -14,51 +18,78 @@ ReadAhead::~ReadAhead() {
     stop_ = true;
   }
   changed_.notify_all();
-  // reader_ joins as it is destroyed.
+  readers_.clear();  // joins
+}
+
+void ReadAhead::use_memory(std::shared_ptr<HostMemory> memory) {
+  std::lock_guard lock(mu_);
+  memory_ = std::move(memory);
 }
 
 std::optional<unsigned> ReadAhead::frames_left() const {
   if (!frames_at_start_) return std::nullopt;
+  std::lock_guard lock(mu_);
   return *frames_at_start_ > handed_ ? *frames_at_start_ - handed_ : 0;
+}
+
+void ReadAhead::prepare(Frame& f, const std::shared_ptr<HostMemory>& memory) {
+  try {
+    f.reset(format_, memory);
+  } catch (const DeviceError&) {
+    f.reset(format_, nullptr);
+    std::lock_guard lock(mu_);
+    if (memory_ == memory) memory_ = nullptr;
+  }
 }
 
 void ReadAhead::read() {
   std::unique_lock lock(mu_);
   for (;;) {
-    changed_.wait(lock, [this] { return stop_ || count_ < ring_.size(); });
-    if (stop_) return;
-    // The slot after the read frames: the caller touches only slots it was handed.
-    Frame& slot = ring_[(head_ + count_) % ring_.size()];
+    // A frame may be taken on once the frame a ring's length before it was handed over.
+    changed_.wait(lock, [this] { return stop_ || no_more_ || claimed_ < handed_ + ring_.size(); });
+    if (stop_ || no_more_) return;
+    if (by_place_ && claimed_ >= *by_place_) {
+      no_more_ = true;  // every frame is taken on; the caller knows the count
+      return;
+    }
+    const unsigned index = claimed_++;
+    Slot& slot = ring_[index % ring_.size()];
+    const std::shared_ptr<HostMemory> memory = memory_;
     lock.unlock();
     bool more = false;
     std::exception_ptr fault;
     try {
-      more = inner_.next(slot);
+      if (slot.frame.memory() != memory || slot.frame.size() == 0) prepare(slot.frame, memory);
+      if (by_place_) {
+        inner_.read_frame(index, slot.frame);
+        more = true;
+      } else {
+        more = inner_.next(slot.frame);
+      }
     } catch (...) {
       fault = std::current_exception();
     }
     lock.lock();
-    if (fault || !more) {
-      error_ = fault;
-      ended_ = true;
-      changed_.notify_all();
-      return;
-    }
-    ++count_;
+    slot.fault = fault;
+    slot.end = !more && !fault;
+    slot.ready = true;
+    if (fault || !more) no_more_ = true;
     changed_.notify_all();
   }
 }
 
 bool ReadAhead::next(Frame& f) {
   std::unique_lock lock(mu_);
-  changed_.wait(lock, [this] { return count_ > 0 || ended_; });
-  if (count_ == 0) {
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  if (finished_ || (by_place_ && handed_ >= *by_place_)) return false;
+  Slot& slot = ring_[handed_ % ring_.size()];
+  changed_.wait(lock, [&] { return slot.ready; });
+  if (slot.fault || slot.end) {
+    finished_ = true;
+    if (slot.fault) std::rethrow_exception(std::exchange(slot.fault, nullptr));
     return false;
   }
-  std::swap(f, ring_[head_]);
-  head_ = (head_ + 1) % ring_.size();
-  --count_;
+  std::swap(f, slot.frame);
+  slot.ready = false;
   ++handed_;
   changed_.notify_all();
   return true;

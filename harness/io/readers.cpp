@@ -1,6 +1,7 @@
 // Readers of raw planar .yuv and YUV4MPEG2 streams. Frames are streamed one at a time.
 #include <charconv>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,15 @@ void read_payload(InputFile& in, Frame& f, unsigned index) {
   if (got != f.size())
     throw InputError(in.path(), fmt::format("frame {}", index), fmt::format("{} of {} bytes", got, f.size()),
                      "truncated frame: the input ends inside it");
+  check_sample_range(f, in.path(), index);
+}
+
+// The same from a place in the file, for readers that fetch frames side by side.
+void read_payload_at(const InputFile& in, Frame& f, unsigned index, std::uint64_t offset) {
+  const std::size_t got = in.read_at(f.bytes(), f.size(), offset);
+  if (got != f.size())
+    throw InputError(in.path(), fmt::format("frame {}", index), fmt::format("{} of {} bytes", got, f.size()),
+                     "truncated frame: the input ends inside it (did the file shrink while it was read?)");
   check_sample_range(f, in.path(), index);
 }
 
@@ -52,6 +62,11 @@ class YuvSource final : public FrameSource {
     std::ungetc(c, in_.get());
     read_payload(in_, f, index_++);
     return true;
+  }
+
+  std::optional<unsigned> random_access() override { return index_ == 0 ? left_ : std::nullopt; }
+  void read_frame(unsigned index, Frame& f) const override {
+    read_payload_at(in_, f, index, static_cast<std::uint64_t>(index) * bytes_);
   }
 
  private:
@@ -128,8 +143,9 @@ class Y4mSource final : public FrameSource {
     // is allocated, so that a 100-byte header cannot claim gigabytes.
     const auto size = in_.regular_size();
     regular_ = size.has_value();
+    header_end_ = std::ftell(in_.get());
     if (size) {
-      const long header_end = std::ftell(in_.get());
+      const long header_end = header_end_;
       const std::uint64_t need = static_cast<std::uint64_t>(header_end < 0 ? 0 : header_end) + 6 + bytes_;
       if (header_end >= 0 && *size == static_cast<std::uint64_t>(header_end))
         throw InputError(path, "frames", "0", "empty input: the stream has a header but no frame");
@@ -158,7 +174,36 @@ class Y4mSource final : public FrameSource {
     return true;
   }
 
+  // Every frame at a known place: the file is the header and frames of "FRAME\n" and samples, each
+  // header checked where it must be. Frame parameters (rare) leave the stream to be read in order.
+  std::optional<unsigned> random_access() override {
+    if (!regular_ || index_ != 0 || header_end_ < 0) return std::nullopt;
+    if (!frame_count_) frame_count_ = count_plain_frames();
+    return *frame_count_ > 0 ? frame_count_ : std::nullopt;
+  }
+  void read_frame(unsigned index, Frame& f) const override { read_payload_at(in_, f, index, payload_offset(index)); }
+
  private:
+  static constexpr std::size_t kPlainHeader = 6;  // "FRAME\n"
+  std::uint64_t payload_offset(unsigned index) const {
+    return static_cast<std::uint64_t>(header_end_) + static_cast<std::uint64_t>(index) * (kPlainHeader + bytes_) + kPlainHeader;
+  }
+  // How many frames the file holds if every one has a plain header; 0 when any does not.
+  unsigned count_plain_frames() const {
+    const auto size = in_.regular_size();
+    if (!size || *size <= static_cast<std::uint64_t>(header_end_)) return 0;
+    const std::uint64_t body = *size - static_cast<std::uint64_t>(header_end_), stride = kPlainHeader + bytes_;
+    if (body % stride != 0 || body / stride > std::numeric_limits<unsigned>::max()) return 0;
+    const auto n = static_cast<unsigned>(body / stride);
+    for (unsigned i = 0; i < n; ++i) {
+      char head[kPlainHeader];
+      if (in_.read_at(head, kPlainHeader, payload_offset(i) - kPlainHeader) != kPlainHeader ||
+          std::memcmp(head, "FRAME\n", kPlainHeader) != 0)
+        return 0;
+    }
+    return n;
+  }
+
   // Reads up to '\n' (not included). At end of file with nothing read: "" and at_eof_.
   std::string read_line(const std::string& what) {
     std::string s;
@@ -208,6 +253,8 @@ class Y4mSource final : public FrameSource {
   std::size_t bytes_ = 0;
   unsigned index_ = 0;
   bool at_eof_ = false;
+  long header_end_ = -1;  // where the first frame header starts
+  std::optional<unsigned> frame_count_;  // random_access()'s answer, once worked out
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {

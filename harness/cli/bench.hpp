@@ -1,0 +1,58 @@
+// What `bench`'s two modes share: the flags, medians, and judging a backend's scores against the
+// reference by its calibration row before any of its times is shown.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "extractors/registry.hpp"
+#include "harness/bench_compare.hpp"
+#include "harness/calibration.hpp"
+#include "harness/scores.hpp"
+
+namespace twinproof::cli {
+
+struct BenchArgs {
+  std::string feature = "float_motion";
+  std::string backends;  // default: every available one
+  std::string sizes = "576x324,1920x1080,3840x2160";
+  bool sizes_given = false;
+  unsigned frames = 32;
+  unsigned reps = 5;
+  int bitdepth = 8;
+  std::string chroma = "420";
+  std::vector<std::string> options;
+  std::string json;
+  std::string calibration;
+  std::string host_memory = "pinned";
+  int device = 0;
+  unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
+  unsigned readers = 0;  // --from-file: threads reading ahead; 0: chosen from the hardware
+  std::string compare;   // an earlier run's --json to compare with
+  std::string from_file;  // time whole `score` processes on this file instead of frames in memory
+};
+
+double median(std::vector<double> v);
+
+// Prints this run's times over an earlier run's per size and backend; kExitFail when a backend is
+// slower beyond the noise both runs measured, or nothing could be compared.
+int print_comparison(const BenchRun& old_run, const BenchRun& new_run);
+
+struct Judgement {
+  bool refused = false;
+  std::string why;     // when refused
+  std::string judged;  // "exact (max |diff| 0, 0 ULP)"
+};
+// A backend's scores against the reference's, by the gate's own rows (metric and device rows
+// included); the reference itself is judged against itself. A twin without a row is refused.
+Judgement judge_scores(const Calibration& table, const Backend& reference, const Backend& b, int device,
+                       const ScoreTable& expected, const ScoreTable& actual);
+
+// The backends a bench runs: those named (each must be available here), or every available one.
+std::vector<const Backend*> bench_backends(const BenchArgs& a);
+
+// bench --from-file: whole `twinproof score` processes on a file, against its read bound.
+int run_bench_from_file(const BenchArgs& a);
+
+}  // namespace twinproof::cli

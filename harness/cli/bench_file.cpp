@@ -1,0 +1,347 @@
+// twinproof bench --from-file: what a user waits for when scoring a file. Each backend runs as
+// whole `twinproof score FILE` processes (start-up, the device's context, reading, computing,
+// writing the scores), side by side with the others, on the whole file and on its first two
+// frames (the fixed cost); the bound beside them is what no backend avoids: reading the file
+// with the same readers, measured in this process, plus starting the device for a device twin.
+// Every backend's scores are judged against the reference's first, as in the in-memory bench.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <variant>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "extractors/devices.hpp"
+#include "extractors/feature.hpp"
+#include "harness/cli/bench.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/input.hpp"
+#include "harness/environment.hpp"
+#include "harness/errors.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/io/read_ahead.hpp"
+#include "harness/paths.hpp"
+#include "harness/process.hpp"
+#include "harness/score_files.hpp"
+
+namespace twinproof::cli {
+namespace {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// A folder of its own under TMPDIR, removed with the object.
+class WorkFolder {
+ public:
+  WorkFolder() {
+    std::string path = (fs::temp_directory_path() / "twinproof-bench-XXXXXX").string();
+    if (::mkdtemp(path.data()) == nullptr) throw InputError(path, "folder", path, "cannot create the bench's work folder");
+    path_ = path;
+  }
+  ~WorkFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  WorkFolder(const WorkFolder&) = delete;
+  WorkFolder& operator=(const WorkFolder&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// How `score` opens the file: a Y4M says its own geometry; a raw file takes one --sizes WxH with
+// --bitdepth and --chroma.
+InputArgs input_of(const BenchArgs& a) {
+  InputArgs in;
+  in.path = a.from_file;
+  if (!a.sizes_given) return in;
+  if (in.path.size() >= 4 && in.path.compare(in.path.size() - 4, 4, ".y4m") == 0)
+    throw UsageError("--sizes", a.sizes, "--sizes: a .y4m says its own size (--sizes describes a raw file)");
+  const std::vector<std::string> sizes = split_list(a.sizes);
+  const auto x = sizes.size() == 1 ? sizes[0].find('x') : std::string::npos;
+  if (x == std::string::npos)
+    throw UsageError("--sizes", a.sizes, "--sizes: with --from-file, the raw file's one size WxH");
+  try {
+    in.width = std::stoi(sizes[0].substr(0, x));
+    in.height = std::stoi(sizes[0].substr(x + 1));
+  } catch (const std::exception&) {
+    throw UsageError("--sizes", a.sizes, "--sizes: with --from-file, the raw file's one size WxH");
+  }
+  in.bitdepth = a.bitdepth;
+  in.pixfmt = a.chroma;
+  return in;
+}
+
+std::vector<std::string> geometry_flags(const InputArgs& in) {
+  if (!in.width) return {};
+  return {"--width", std::to_string(*in.width), "--height", std::to_string(*in.height), "--pixfmt", in.pixfmt,
+          "--bitdepth", std::to_string(*in.bitdepth)};
+}
+
+// Reads every frame as `score` does (the same readers and ring, ordinary memory) and counts them.
+double read_all(const InputArgs& in, unsigned readers, unsigned& frames) {
+  const auto t0 = Clock::now();
+  auto src = open_cli_input(in);
+  const ReadPlan plan = plan_reading(frame_bytes(src->format(), src->name()), readers);
+  ReadAhead ahead(*src, plan.depth, plan.readers);
+  Frame f;
+  frames = 0;
+  while (ahead.next(f)) ++frames;
+  return ms_since(t0);
+}
+
+// The clip's first `count` frames, in its own container.
+void write_prefix(const InputArgs& in, unsigned count, const fs::path& out) {
+  auto src = open_cli_input(in);
+  auto writer = in.width ? create_raw_writer(out.string()) : create_y4m_writer(out.string(), src->format());
+  Frame f;
+  for (unsigned i = 0; i < count && src->next(f); ++i) writer->write(f);
+  writer->close();
+}
+
+ScoreTable table_of(const ScoreFile& file) {
+  ScoreTable t;
+  t.set_frames(0, static_cast<unsigned>(file.frames.size()));
+  for (const auto& [metric, column] : file.values)
+    for (const auto& [frame, value] : column) t.put(metric, static_cast<unsigned>(frame), value);
+  t.set_frames(0, static_cast<unsigned>(file.frames.size()));
+  return t;
+}
+
+// What a twin is judged on: an outside program that reports fewer metrics than the reference
+// (ffmpeg's vmafmotion prints motion only) is judged on those, as the gate judges it.
+ScoreTable judged_part(const Backend& b, const ScoreTable& expected, const Format& format, const std::vector<std::string>& options) {
+  if (is_built_in(b)) return expected;
+  auto ex = make_extractor(b, ExtractorContext{});
+  ex->init(format, parse_option_flags(options));
+  const auto metrics = ex->judged_metrics();
+  return metrics ? expected.only(*metrics) : expected;
+}
+
+struct Timings {
+  const Backend* b = nullptr;
+  std::vector<double> whole_ms, prefix_ms;
+  std::optional<std::string> refused;
+  std::string judged;
+};
+
+class ScoreProcesses {
+ public:
+  ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const fs::path& prefix, unsigned readers, unsigned threads,
+                 const fs::path& work)
+      : a_(a), clip_(clip), prefix_(prefix), readers_(readers), threads_(threads), work_(work),
+        self_(fs::canonical("/proc/self/exe")) {}
+
+  // One whole process scoring the clip (or its prefix) with `b`, its scores in `json`; the
+  // milliseconds it took, or why it failed.
+  std::variant<double, std::string> run(const Backend& b, bool prefix, const fs::path& json) const {
+    InputArgs in = clip_;
+    if (prefix) in.path = prefix_.string();
+    std::vector<std::string> argv = {self_.string()};
+    // What finds a twin declared at run time again ("--twins FILE", "--plugin PATH").
+    if (const auto space = b.rerun_args.find(' '); space != std::string_view::npos) {
+      argv.emplace_back(b.rerun_args.substr(0, space));
+      argv.emplace_back(b.rerun_args.substr(space + 1));
+    }
+    for (const std::string& s : {std::string("score"), in.path}) argv.push_back(s);
+    for (std::string& g : geometry_flags(in)) argv.push_back(std::move(g));
+    for (const std::string& s : {std::string("--feature"), a_.feature, std::string("--backend"), std::string(b.name),
+                                 std::string("--readers"), std::to_string(readers_), std::string("--threads"),
+                                 std::to_string(threads_), std::string("--device"), std::to_string(a_.device),
+                                 std::string("--json"), json.string()})
+      argv.push_back(s);
+    for (const std::string& o : a_.options) {
+      argv.push_back("--option");
+      argv.push_back(o);
+    }
+    ToolRun run;
+    run.argv = argv;
+    run.stdout_file = work_ / "stdout.txt";
+    run.stderr_file = work_ / "stderr.txt";
+    run.timeout_s = 3600;
+    const auto t0 = Clock::now();
+    const ToolExit exit = run_tool(run);
+    const double ms = ms_since(t0);
+    if (exit.interrupted_by != 0) throw Interrupted(exit.interrupted_by);
+    if (exit.status != 0 || exit.timed_out)
+      return fmt::format("`{}` {}: {}", shell_words(argv),
+                         exit.timed_out ? std::string("timed out") : fmt::format("exited {}", exit.status),
+                         exit.start_error.empty() ? file_tail(run.stderr_file, 400) : exit.start_error);
+    return ms;
+  }
+
+ private:
+  const BenchArgs& a_;
+  const InputArgs& clip_;
+  const fs::path prefix_;
+  const unsigned readers_, threads_;
+  const fs::path work_;
+  const fs::path self_;
+};
+
+}  // namespace
+
+int run_bench_from_file(const BenchArgs& a) {
+  if (a.reps < 1) throw UsageError("--reps", std::to_string(a.reps), "--reps: at least 1");
+  const FeatureDescriptor& feature = feature_or_throw(a.feature);
+  const Backend& reference = backend_or_throw(a.feature, std::string(feature.reference));
+  // The device is started first, before anything else here touches it: what a fresh process pays.
+  bool any_gpu = false;
+  if (a.backends.empty()) {
+    for (const Backend* b : backends()) any_gpu = any_gpu || (b->feature == a.feature && b->gpu());
+  } else {
+    for (const std::string& name : split_list(a.backends)) any_gpu = any_gpu || backend_or_throw(a.feature, name).gpu();
+  }
+  const double startup_ms = any_gpu ? measure_device_startup(a.device).value_or(0.0) : 0.0;  // 0: no device to start
+  const std::vector<const Backend*> chosen = bench_backends(a);
+  const Calibration table =
+      Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : fs::path(a.calibration));
+  std::optional<BenchRun> old_run;
+  if (!a.compare.empty()) old_run = load_bench_run(a.compare);
+  const unsigned readers = resolve_readers(a.readers);
+  const unsigned threads = checked_threads(a.threads);
+  const InputArgs clip = input_of(a);
+  Format format;
+  {
+    auto src = open_cli_input(clip);
+    format = src->format();
+  }
+
+  // The read bound: the file read through by this process, in the page cache after the first read.
+  unsigned frames = 0;
+  read_all(clip, readers, frames);
+  if (frames < 3) throw InputError(clip.path, "frames", std::to_string(frames), "bench --from-file needs at least 3 frames");
+  std::vector<double> read_ms;
+  for (unsigned r = 0; r < a.reps; ++r) read_ms.push_back(read_all(clip, readers, frames));
+  const double read_bound = median(read_ms);
+  const double file_bytes = static_cast<double>(frame_bytes(format, clip.path)) * frames;
+
+  WorkFolder work;
+  constexpr unsigned kPrefixFrames = 2;
+  const fs::path prefix = work.path() / (clip.width ? "prefix.yuv" : "prefix.y4m");
+  write_prefix(clip, kPrefixFrames, prefix);
+  const ScoreProcesses processes(a, clip, prefix, readers, threads, work.path());
+
+  // The reference's scores, from a process of its own, judge every backend's.
+  const auto expected_run = processes.run(reference, false, work.path() / "reference.json");
+  if (const auto* why = std::get_if<std::string>(&expected_run))
+    throw InputError(clip.path, "reference", std::string(reference.name), "the reference could not score the file: " + *why);
+  const ScoreTable expected = table_of(read_score_file((work.path() / "reference.json").string(), ScoreFileFormat::libvmaf_json));
+
+  std::vector<Timings> rows;
+  for (const Backend* b : chosen) {
+    Timings t;
+    t.b = b;
+    const fs::path json = work.path() / fmt::format("{}.json", b->name);
+    const auto warm = processes.run(*b, false, json);  // warm-up, and the check
+    if (const auto* why = std::get_if<std::string>(&warm)) {
+      t.refused = *why;
+    } else {
+      const Judgement j = judge_scores(table, reference, *b, a.device, judged_part(*b, expected, format, a.options),
+                                       table_of(read_score_file(json.string(), ScoreFileFormat::libvmaf_json)));
+      if (j.refused) t.refused = j.why;
+      t.judged = j.judged;
+    }
+    rows.push_back(std::move(t));
+  }
+  // Repetitions interleave the backends, so that a slow spell of the host falls on all of them.
+  for (unsigned r = 0; r < a.reps; ++r)
+    for (Timings& t : rows) {
+      if (t.refused) continue;
+      const fs::path json = work.path() / fmt::format("{}.json", t.b->name);
+      for (const bool is_prefix : {false, true}) {
+        const auto ran = processes.run(*t.b, is_prefix, json);
+        if (const auto* why = std::get_if<std::string>(&ran)) {
+          t.refused = *why;
+          break;
+        }
+        (is_prefix ? t.prefix_ms : t.whole_ms).push_back(std::get<double>(ran));
+      }
+    }
+
+  const std::string option_text = [&] {
+    std::string s;
+    for (const std::string& o : a.options) s += " " + o;
+    return s;
+  }();
+  fmt::print("{} from {}: {}, {} frames ({:.0f} MB){}; {} reader(s), CPU backends on {} thread(s); median of {} whole "
+             "`score` processes each after a warm-up, the file in the page cache\n",
+             feature.name, clip.path, describe(format), frames, file_bytes / 1e6,
+             option_text.empty() ? std::string() : ", options" + option_text, readers,
+             threads == 0 ? std::string("every hardware") : std::to_string(threads), a.reps);
+  fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read the file with {} reader(s) in this process\n",
+             read_bound, read_bound / frames, file_bytes / (read_bound * 1e6), readers);
+  if (startup_ms > 0) fmt::print("device start-up: {:.1f} ms (driver initialisation and context creation, device {})\n", startup_ms, a.device);
+  fmt::print("{:<16} {:>10} {:>10} {:>10} {:>9} {:>8} {:>9}  {}\n", "backend", "whole ms", "fixed ms", "ms/frame", "fps",
+             "x bound", "spread", "judged against " + std::string(feature.reference));
+  nlohmann::json size_report = {{"size", fmt::format("file {} {}", fs::path(clip.path).filename().string(), describe(format))},
+                                {"frames", frames},
+                                {"reps", a.reps},
+                                {"read_ms", read_bound},
+                                {"rep_read_ms", read_ms},
+                                {"device_startup_ms", startup_ms > 0 ? nlohmann::json(startup_ms) : nlohmann::json(nullptr)},
+                                {"backends", nlohmann::json::array()}};
+  int rc = kExitPass;
+  for (const Timings& t : rows) {
+    if (t.refused) {
+      rc = kExitFail;
+      fmt::print("{:<16} REFUSED: {}\n", t.b->name, *t.refused);
+      size_report["backends"].push_back({{"backend", t.b->name}, {"refused", *t.refused}});
+      continue;
+    }
+    const double whole = median(t.whole_ms), prefix_whole = median(t.prefix_ms);
+    const double per_frame = (whole - prefix_whole) / (frames - kPrefixFrames);
+    const double fixed = prefix_whole - kPrefixFrames * per_frame;
+    // What cannot be avoided: reading, and for a device twin starting the device.
+    const double bound = read_bound + (t.b->gpu() ? startup_ms : 0.0);
+    const auto [lo, hi] = std::minmax_element(t.whole_ms.begin(), t.whole_ms.end());
+    const double spread = (*hi - *lo) / whole;
+    fmt::print("{:<16} {:>10.1f} {:>10.1f} {:>10.3f} {:>9.1f} {:>8.2f} {:>8.1f}%  {}\n", t.b->name, whole, fixed, per_frame,
+               1e3 * frames / whole, whole / bound, 100 * spread, t.judged);
+    std::vector<double> rep_per_frame;
+    for (const double ms : t.whole_ms) rep_per_frame.push_back(ms / frames);
+    size_report["backends"].push_back({{"backend", t.b->name},
+                                       {"ms_per_frame", whole / frames},
+                                       {"rep_ms_per_frame", rep_per_frame},
+                                       {"spread", spread},
+                                       {"device_ms_per_frame", nullptr},
+                                       {"whole_ms", whole},
+                                       {"rep_whole_ms", t.whole_ms},
+                                       {"prefix_ms", prefix_whole},
+                                       {"rep_prefix_ms", t.prefix_ms},
+                                       {"fixed_ms", fixed},
+                                       {"marginal_ms_per_frame", per_frame},
+                                       {"bound_ms", bound},
+                                       {"x_bound", whole / bound},
+                                       {"judged", t.judged}});
+  }
+  nlohmann::json option_map = nlohmann::json::object();
+  for (const auto& [k, v] : parse_option_flags(a.options)) option_map[k] = v;
+  const nlohmann::json report = {{"environment", environment_fingerprint()},
+                                 {"setup",
+                                  {{"feature", a.feature},
+                                   {"file", clip.path},
+                                   {"format", describe(format)},
+                                   {"bitdepth", format.bitdepth},
+                                   {"chroma", std::string(to_string(format.chroma))},
+                                   {"frames", frames},
+                                   {"reps", a.reps},
+                                   {"host_memory", fmt::format("from file, {} reader(s)", readers)},
+                                   {"options", option_map},
+                                   {"threads", threads},
+                                   {"device", a.device}}},
+                                 {"sizes", nlohmann::json::array({size_report})}};
+  if (!a.json.empty()) write_file(a.json, report.dump(2) + "\n", "the JSON output");
+  if (old_run) {
+    const int compared = print_comparison(*old_run, bench_run_from_json(report, "this run"));
+    if (rc == kExitPass) rc = compared;
+  }
+  return rc;
+}
+
+}  // namespace twinproof::cli
