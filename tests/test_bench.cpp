@@ -31,6 +31,17 @@ json report(const std::vector<std::tuple<std::string, double, double>>& backends
   return {{"setup", setup(bitdepth)}, {"sizes", {{{"size", "1920x1080"}, {"reps", reps}, {"backends", list}}}}};
 }
 
+// A raw file's bytes: `frames` frames with every sample set by fn(t, plane, x, y).
+template <class Fn>
+std::string raw_clip(const Format& fmt, unsigned frames, Fn fn) {
+  std::string raw;
+  for (unsigned t = 0; t < frames; ++t) {
+    const Frame f = test::make_frame(fmt, [&](int p, int x, int y) { return fn(t, p, x, y); });
+    raw += std::string(reinterpret_cast<const char*>(f.bytes()), f.size());
+  }
+  return raw;
+}
+
 const BenchChange& change_of(const BenchComparison& c, const std::string& backend) {
   for (const BenchChange& x : c.changes)
     if (x.backend == backend) return x;
@@ -174,16 +185,11 @@ BOOST_AUTO_TEST_CASE(bench_compare_end_to_end_flags_a_slowdown_and_refuses_anoth
 }
 
 BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_read_bound) {
-  // A raw 10-bit file of 6 frames, and the same as Y4M: each backend is judged from its own
-  // process's scores, then timed on the whole file and on its first two frames.
+  // A raw 10-bit file of 6 frames: each backend is judged from its own process's scores, then
+  // timed on the whole file and on its first two frames.
   const TempDir dir;
-  const Format fmt{48, 32, 10, Chroma::c420};
-  std::string raw;
-  for (unsigned t = 0; t < 6; ++t) {
-    const Frame f = test::make_frame(fmt, [t](int p, int x, int y) { return (t * 37 + p * 100 + x * 9 + y * 5) % 1024; });
-    raw += std::string(reinterpret_cast<const char*>(f.bytes()), f.size());
-  }
-  write_file(dir / "clip.yuv", raw);
+  write_file(dir / "clip.yuv", raw_clip({48, 32, 10, Chroma::c420}, 6,
+                                        [](unsigned t, int p, int x, int y) { return (t * 37 + p * 100 + x * 9 + y * 5) % 1024; }));
   const auto ran = run_cli({"bench", "--from-file", (dir / "clip.yuv").string(), "--sizes", "48x32", "--bitdepth", "10",
                             "--chroma", "420", "--feature", "motion", "--backends", "cpu,cpu-simd", "--reps", "3", "--readers",
                             "2", "--json", (dir / "file.json").string()});
@@ -219,12 +225,8 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_rea
 
 BOOST_AUTO_TEST_CASE(bench_from_file_refuses_what_it_cannot_judge) {
   const TempDir dir;
-  const Format fmt{16, 8, 10, Chroma::c400};
-  std::string raw;
-  for (unsigned t = 0; t < 5; ++t) {
-    const Frame f = test::make_frame(fmt, [t](int, int x, int y) { return t == 3 && x == 2 && y == 1 ? 1024u : 500u + t; });
-    raw += std::string(reinterpret_cast<const char*>(f.bytes()), f.size());
-  }
+  const std::string raw = raw_clip({16, 8, 10, Chroma::c400}, 5,
+                                   [](unsigned t, int, int x, int y) { return t == 3 && x == 2 && y == 1 ? 1024u : 500u + t; });
   write_file(dir / "bad.yuv", raw);
   // A sample above the 10-bit maximum: the reference refuses the file, and so does the bench.
   const auto bad = run_cli({"bench", "--from-file", (dir / "bad.yuv").string(), "--sizes", "16x8", "--bitdepth", "10", "--chroma",

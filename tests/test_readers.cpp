@@ -23,6 +23,24 @@ std::string y4m(const std::string& header_tags, const std::vector<std::string>& 
   return s;
 }
 
+// Reads `good` frames whose first byte is their index, then the fault that must follow them (and
+// nothing after it).
+InputError fault_after(ReadAhead& ahead, unsigned good) {
+  Frame f;
+  for (unsigned t = 0; t < good; ++t) {
+    BOOST_REQUIRE(ahead.next(f));
+    BOOST_TEST(f.bytes()[0] == t);
+  }
+  try {
+    (void)ahead.next(f);
+  } catch (const InputError& e) {
+    BOOST_TEST(!ahead.next(f));
+    return e;
+  }
+  BOOST_FAIL("the fault after frame " << good - 1 << " was lost");
+  throw std::logic_error("unreachable");
+}
+
 // The InputError that reading every frame of `path` raises.
 InputError read_error(const std::string& path, const std::optional<Format>& raw = std::nullopt) {
   try {
@@ -241,18 +259,7 @@ BOOST_AUTO_TEST_CASE(read_ahead_hands_over_every_frame_in_order_then_the_readers
     }
   } faulting;
   ReadAhead ahead(faulting, 2);
-  Frame f;
-  for (unsigned t = 0; t < 4; ++t) {
-    BOOST_REQUIRE(ahead.next(f));
-    BOOST_TEST(f.bytes()[0] == t);
-  }
-  try {
-    (void)ahead.next(f);
-    BOOST_FAIL("the reader's fault was lost");
-  } catch (const InputError& e) {
-    BOOST_TEST(e.field() == "frame 4");
-  }
-  BOOST_TEST(!ahead.next(f));
+  BOOST_TEST(fault_after(ahead, 4).field() == "frame 4");
 }
 
 BOOST_AUTO_TEST_CASE(read_ahead_stops_when_the_caller_stops_early) {
@@ -347,19 +354,9 @@ BOOST_AUTO_TEST_CASE(a_fault_read_by_place_arrives_after_every_frame_before_it) 
   auto src = open_input((dir / "bad.yuv").string(), fmt);
   ReadAhead ahead(*src, 6, 4);
   BOOST_TEST(ahead.readers() == 4u);
-  Frame f;
-  for (unsigned t = 0; t < 9; ++t) {
-    BOOST_REQUIRE(ahead.next(f));
-    BOOST_TEST(f.bytes()[0] == t);
-  }
-  try {
-    (void)ahead.next(f);
-    BOOST_FAIL("the fault of frame 9 was lost");
-  } catch (const InputError& e) {
-    BOOST_TEST(e.field() == "frame 9 plane Y sample (3, 2)");
-    BOOST_TEST(e.value() == "1024");
-  }
-  BOOST_TEST(!ahead.next(f));
+  const InputError e = fault_after(ahead, 9);
+  BOOST_TEST(e.field() == "frame 9 plane Y sample (3, 2)");
+  BOOST_TEST(e.value() == "1024");
 }
 
 BOOST_AUTO_TEST_CASE(frames_are_read_into_the_memory_a_backend_asks_for) {
