@@ -198,7 +198,7 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_rea
   BOOST_TEST(contains(ran.out, "read bound:"));
   BOOST_TEST(contains(ran.out, "2 reader(s)"));
   const json j = json::parse(read_file(dir / "file.json"));
-  BOOST_TEST(j["setup"]["host_memory"] == "from file, 2 reader(s)");
+  BOOST_TEST(j["setup"]["host_memory"] == "from file, 2 reader(s), pinned");
   const json& size = j["sizes"][0];
   BOOST_TEST(size["frames"] == 6);
   BOOST_TEST(size["read_ms"].get<double>() > 0.0);

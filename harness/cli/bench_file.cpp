@@ -153,7 +153,7 @@ class ScoreProcesses {
     for (const std::string& s : {std::string("--feature"), a_.feature, std::string("--backend"), std::string(b.name),
                                  std::string("--readers"), std::to_string(readers_), std::string("--threads"),
                                  std::to_string(threads_), std::string("--device"), std::to_string(a_.device),
-                                 std::string("--json"), json.string()})
+                                 std::string("--host-memory"), a_.host_memory, std::string("--json"), json.string()})
       argv.push_back(s);
     for (const std::string& o : a_.options) {
       argv.push_back("--option");
@@ -188,6 +188,8 @@ class ScoreProcesses {
 
 int run_bench_from_file(const BenchArgs& a) {
   if (a.reps < 1) throw UsageError("--reps", std::to_string(a.reps), "--reps: at least 1");
+  if (a.host_memory != "pinned" && a.host_memory != "pageable")
+    throw UsageError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
   const FeatureDescriptor& feature = feature_or_throw(a.feature);
   const Backend& reference = backend_or_throw(a.feature, std::string(feature.reference));
   // The device is started first, before anything else here touches it: what a fresh process pays.
@@ -269,11 +271,11 @@ int run_bench_from_file(const BenchArgs& a) {
     for (const std::string& o : a.options) s += " " + o;
     return s;
   }();
-  fmt::print("{} from {}: {}, {} frames ({:.0f} MB){}; {} reader(s), CPU backends on {} thread(s); median of {} whole "
+  fmt::print("{} from {}: {}, {} frames ({:.0f} MB){}; {} reader(s) into {} memory, CPU backends on {}; median of {} whole "
              "`score` processes each after a warm-up, the file in the page cache\n",
              feature.name, clip.path, describe(format), frames, file_bytes / 1e6,
-             option_text.empty() ? std::string() : ", options" + option_text, readers,
-             threads == 0 ? std::string("every hardware") : std::to_string(threads), a.reps);
+             option_text.empty() ? std::string() : ", options" + option_text, readers, a.host_memory,
+             threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", threads), a.reps);
   fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read the file with {} reader(s) in this process\n",
              read_bound, read_bound / frames, file_bytes / (read_bound * 1e6), readers);
   if (startup_ms > 0) fmt::print("device start-up: {:.1f} ms (driver initialisation and context creation, device {})\n", startup_ms, a.device);
@@ -331,7 +333,7 @@ int run_bench_from_file(const BenchArgs& a) {
                                    {"chroma", std::string(to_string(format.chroma))},
                                    {"frames", frames},
                                    {"reps", a.reps},
-                                   {"host_memory", fmt::format("from file, {} reader(s)", readers)},
+                                   {"host_memory", fmt::format("from file, {} reader(s), {}", readers, a.host_memory)},
                                    {"options", option_map},
                                    {"threads", threads},
                                    {"device", a.device}}},

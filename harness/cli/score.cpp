@@ -33,6 +33,7 @@ struct ScoreArgs {
   int device = 0;
   unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
   unsigned readers = 0;  // threads reading ahead; 0: chosen from the hardware
+  std::string host_memory = "pinned";  // where frames are read: the backend's page-locked memory, or pageable
 };
 
 // "motion=motion_fps_weight=2:debug=true" -> ("motion", {{motion_fps_weight, 2}, {debug, true}}).
@@ -110,7 +111,9 @@ int run_score(const ScoreArgs& a) {
   if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
   run.lookahead = feature.lookahead;  // the last frame's motion2 as the whole clip gives it
   run.readers = resolve_readers(a.readers);
-  run.backend_memory = true;  // a device twin uploads from the frames as read
+  if (a.host_memory != "pinned" && a.host_memory != "pageable")
+    throw UsageError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
+  run.backend_memory = a.host_memory == "pinned";  // a device twin uploads from the frames as read
   auto src = open_cli_input(a.input);
   ExtractorContext ctx;
   ctx.device = a.device;
@@ -180,6 +183,10 @@ void add_score(CLI::App& app, int& rc) {
   sub->add_option("--device", a->device, "GPU ordinal for GPU backends")->capture_default_str();
   sub->add_option("--threads", a->threads, threads_help)->capture_default_str();
   sub->add_option("--readers", a->readers, readers_help)->capture_default_str();
+  sub->add_option("--host-memory", a->host_memory,
+                  "Where frames are read: pinned (page-locked memory a device twin uploads from with no staging copy) or "
+                  "pageable")
+      ->capture_default_str();
   sub->callback([a, sub, &rc] {
     a->json_given = sub->count("--json") > 0;
     rc = run_score(*a);
