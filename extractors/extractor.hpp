@@ -52,6 +52,11 @@ struct PictureView {
   Format fmt;
   const std::uint8_t* data[3] = {nullptr, nullptr, nullptr};
   std::ptrdiff_t stride[3] = {0, 0, 0};  // bytes from one row to the next
+  // The owner of the samples, when they stay unchanged for as long as someone holds it (a frame
+  // read ahead: its reader sets a held buffer aside instead of refilling it). A device twin may
+  // then upload from the samples after extract returns, holding `keep` until the copy is done;
+  // without it the samples are the caller's again once extract returns.
+  std::shared_ptr<const void> keep;
 
   unsigned sample(int plane, int x, int y) const {
     const std::uint8_t* row = data[plane] + stride[plane] * y;

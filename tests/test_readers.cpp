@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <deque>
 #include <thread>
 
 #include "harness/errors.hpp"
@@ -389,6 +390,42 @@ BOOST_AUTO_TEST_CASE(frames_are_read_into_the_memory_a_backend_asks_for) {
       BOOST_TEST(memory->given.load() <= (refuse ? 0u : 5u));  // the ring's 4 frames and the caller's
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(samples_a_backend_still_holds_are_never_refilled) {
+  // A device twin holds the samples of frames it uploads in place until the upload is done
+  // (PictureView::keep). Holding every third frame's view for eight frames while 60 frames go
+  // by, each held view must still show its own frame, and the reader must take held buffers
+  // back once they are let go (not allocate one per frame).
+  TempDir dir;
+  const Format fmt{24, 10, 8, Chroma::c400};
+  std::vector<std::string> frames;
+  std::string raw;
+  for (unsigned t = 0; t < 60; ++t) {
+    frames.push_back(bytes_of(test::make_frame(fmt, [t](int, int x, int y) { return (t * 11 + x + 3 * y) % 256; })));
+    raw += frames.back();
+  }
+  write_file(dir / "a.yuv", raw);
+  auto memory = std::make_shared<CountingMemory>();
+  auto src = open_input((dir / "a.yuv").string(), fmt);
+  ReadAhead ahead(*src, 4, 2);
+  ahead.use_memory(memory);
+  std::deque<std::pair<unsigned, PictureView>> held;
+  Frame f;
+  for (unsigned t = 0; t < 60; ++t) {
+    BOOST_REQUIRE(ahead.next(f));
+    BOOST_TEST(bytes_of(f) == frames[t], "frame " << t);
+    if (t % 3 == 0) held.emplace_back(t, f.view());
+    while (!held.empty() && held.front().first + 8 <= t) {
+      const auto& [index, view] = held.front();
+      BOOST_TEST(std::string(reinterpret_cast<const char*>(view.data[0]), frames[index].size()) == frames[index], "held frame " << index);
+      held.pop_front();
+    }
+  }
+  BOOST_TEST(!ahead.next(f));
+  // The ring's 4, the caller's, and the few held at once (3 views of 8 frames) with slack: far
+  // fewer than one per frame.
+  BOOST_TEST(memory->given.load() <= 12u);
 }
 
 BOOST_AUTO_TEST_CASE(a_frame_copy_owns_its_samples_a_move_hands_them_over) {

@@ -66,6 +66,7 @@ class CudaEngine final : public MotionEngine {
       stop_[k] = std::make_unique<cuda::Event>(true);
     }
     inflight_.clear();
+    for (auto& held : kept_) held.clear();
     ready_.clear();
     staged_ = 0;
     batches_ = 0;
@@ -89,7 +90,12 @@ class CudaEngine final : public MotionEngine {
         pool_.copy_rows(p.staging[k].get() + p.frame_bytes * staged_, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes,
                         static_cast<std::size_t>(p.g.h));
     }
-    if (direct_[staged_]) upload_->sync();  // the caller may reuse its picture once submit returns
+    // Samples whose owner keeps them unchanged are held until the batch is collected (its upload
+    // is done by then); others are the caller's again once submit returns.
+    if (direct_[staged_]) {
+      if (pic.keep) kept_[k].push_back(pic.keep);
+      else upload_->sync();
+    }
     if (++staged_ == batch_) launch();
   }
 
@@ -233,6 +239,7 @@ class CudaEngine final : public MotionEngine {
     const Batch b = inflight_.front();
     inflight_.pop_front();
     done_[b.slot]->sync();
+    kept_[b.slot].clear();  // uploaded: the samples go back to their owner
     device_ms_ += cuda::elapsed_ms(*start_[b.slot], *stop_[b.slot]);
     for (int pair = 0; pair < b.pairs; ++pair) {
       double score = 0;
@@ -261,6 +268,7 @@ class CudaEngine final : public MotionEngine {
   }
 
   const ExtractorContext ctx_;
+  std::vector<std::shared_ptr<const void>> kept_[kRing];  // samples uploaded from in place, per batch slot
   cuda::CopyPool pool_;
   Format fmt_{};
   Taps taps_{};

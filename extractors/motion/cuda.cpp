@@ -60,6 +60,7 @@ class CudaSadEngine final : public SadEngine {
       stop_[k] = std::make_unique<cuda::Event>(true);
     }
     inflight_.clear();
+    for (auto& held : kept_) held.clear();
     queue_.clear();
     frames_ = staged_ = 0;
     batches_ = 0;
@@ -77,7 +78,10 @@ class CudaSadEngine final : public SadEngine {
     if (direct_[staged_]) {
       TP_CUDA(cudaMemcpy2DAsync(slot, row_bytes, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes,
                                 static_cast<std::size_t>(fmt_.height), cudaMemcpyHostToDevice, upload_->get()));
-      upload_->sync();  // the caller may reuse its picture once submit returns
+      // Samples whose owner keeps them unchanged are held until the batch is collected (its
+      // upload is done by then); others are the caller's again once submit returns.
+      if (pic.keep) kept_[k].push_back(pic.keep);
+      else upload_->sync();
     } else {
       pool_.copy_rows(staging_[k].get() + frame_bytes_ * staged_, pic.data[0], pic.stride[0], row_bytes,
                       static_cast<std::size_t>(fmt_.height));
@@ -156,6 +160,7 @@ class CudaSadEngine final : public SadEngine {
     const Batch b = inflight_.front();
     inflight_.pop_front();
     done_[b.slot]->sync();
+    kept_[b.slot].clear();  // uploaded: the samples go back to their owner
     device_ms_ += cuda::elapsed_ms(*start_[b.slot], *stop_[b.slot]);
     const std::size_t h = static_cast<std::size_t>(fmt_.height);
     for (int p = 0; p < b.pairs; ++p) {
@@ -177,6 +182,7 @@ class CudaSadEngine final : public SadEngine {
   std::size_t frame_bytes_ = 0;
   cuda::DeviceBuffer<std::uint8_t> slots_;  // frame t's luma in slot t % kSlots
   cuda::PinnedBuffer<std::uint8_t> staging_[kInFlight];
+  std::vector<std::shared_ptr<const void>> kept_[kInFlight];  // samples uploaded from in place, per batch slot
   cuda::DeviceBuffer<unsigned long long> sums_[kInFlight];
   cuda::DeviceBuffer<unsigned> tickets_[kInFlight];
   cuda::DeviceBuffer<std::uint32_t> rows_[kInFlight];  // only when stages are captured

@@ -85,6 +85,7 @@ Frame& Frame::operator=(const Frame& o) {
 PictureView Frame::view() const {
   PictureView v;
   v.fmt = fmt_;
+  v.keep = data_;
   for (int p = 0; p < fmt_.planes(); ++p) {
     v.data[p] = data_.get() + offset_[p];
     v.stride[p] = static_cast<std::ptrdiff_t>(stored_plane_size(fmt_, p).w) * fmt_.bytes_per_sample();

@@ -27,7 +27,8 @@ void validate_format(const Format& fmt, const std::string& file);
 
 // One frame in the raw stream layout; 16-bit samples are little-endian words. Its samples live in
 // ordinary memory, or in memory a backend asked for (HostMemory: page-locked for a device twin).
-// Copies own their samples (in ordinary memory); moves and swaps hand the same samples over.
+// Copies own their samples (in ordinary memory); moves and swaps hand the same samples over. A
+// view holds the samples (PictureView::keep), so they outlive the frame while the view is kept.
 class Frame {
  public:
   Frame() = default;
@@ -47,6 +48,8 @@ class Frame {
   std::size_t plane_offset(int plane) const { return offset_[plane]; }
   std::size_t plane_size(int plane) const { return offset_[plane + 1] - offset_[plane]; }
   const std::shared_ptr<HostMemory>& memory() const { return memory_; }
+  // Whether someone besides this frame holds its samples (a view's `keep`: a device upload in flight).
+  bool held_elsewhere() const { return data_ && data_.use_count() > 1; }
   PictureView view() const;
 
  private:

@@ -3,7 +3,8 @@
 // (random_access) may be read by several threads at once, each fetching whole frames; any other
 // is read in order by one. next() hands the frames over in order by swapping buffers (no copy),
 // and a reader's fault reaches the caller at the frame where it happened, after every frame
-// before it, so a run sees exactly what reading in line would show.
+// before it, so a run sees exactly what reading in line would show. A frame's samples are never
+// refilled while a backend still holds them (PictureView::keep).
 #pragma once
 
 #include <condition_variable>
@@ -64,6 +65,9 @@ class ReadAhead final : public FrameSource {
   bool finished_ = false; // the caller was given the end or the fault
   bool stop_ = false;
   std::shared_ptr<HostMemory> memory_;
+  // Buffers handed over that a backend still holds (an upload from them in flight): set aside
+  // rather than refilled, and taken back once let go.
+  std::vector<Frame> held_;
   std::vector<std::jthread> readers_;  // last: started once everything above exists
 };
 
