@@ -99,8 +99,6 @@ class CudaEngine final : public MotionEngine {
     if (++staged_ == batch_) launch();
   }
 
-  std::shared_ptr<HostMemory> frame_memory() const override { return cuda::page_locked_frames(ctx_.device); }
-
   std::optional<double> take(bool wait) override {
     for (;;) {
       if (auto s = ready_.take()) return s;

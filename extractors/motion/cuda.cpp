@@ -89,8 +89,6 @@ class CudaSadEngine final : public SadEngine {
     if (++staged_ == batch_) launch();
   }
 
-  std::shared_ptr<HostMemory> frame_memory() const override { return cuda::page_locked_frames(ctx_.device); }
-
   std::optional<std::uint64_t> take(bool wait) override {
     for (;;) {
       if (auto t = queue_.take()) return t;
