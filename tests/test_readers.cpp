@@ -297,6 +297,20 @@ struct CountingMemory final : HostMemory {
 };
 
 std::string bytes_of(const Frame& f) { return {reinterpret_cast<const char*>(f.bytes()), f.size()}; }
+
+// `count` frames with every sample set by fn(t, plane, x, y): each frame's bytes, written one
+// after another to `file` (raw).
+template <class Fn>
+std::vector<std::string> write_raw_clip(const std::filesystem::path& file, const Format& fmt, unsigned count, Fn fn) {
+  std::vector<std::string> frames;
+  std::string raw;
+  for (unsigned t = 0; t < count; ++t) {
+    frames.push_back(bytes_of(test::make_frame(fmt, [&](int p, int x, int y) { return fn(t, p, x, y); })));
+    raw += frames.back();
+  }
+  write_file(file, raw);
+  return frames;
+}
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(several_readers_fetch_frames_by_place_and_hand_them_over_in_order) {
@@ -304,15 +318,10 @@ BOOST_AUTO_TEST_CASE(several_readers_fetch_frames_by_place_and_hand_them_over_in
   // side, and the caller sees them in order, then the end, as one reader in line gives them.
   TempDir dir;
   const Format fmt{13, 7, 10, Chroma::c420};
-  std::vector<std::string> frames;
-  std::string raw;
-  for (unsigned t = 0; t < 23; ++t) {
-    frames.push_back(bytes_of(test::make_frame(fmt, [t](int p, int x, int y) { return (t * 131 + p * 17 + x * 5 + y * 11) % 1024; })));
-    raw += frames.back();
-  }
-  write_file(dir / "a.yuv", raw);
+  const std::vector<std::string> frames =
+      write_raw_clip(dir / "a.yuv", fmt, 23,
+                     [](unsigned t, int p, int x, int y) { return (t * 131 + p * 17 + x * 5 + y * 11) % 1024; });
   write_file(dir / "a.y4m", y4m("W13 H7 C420p10", frames));
-  std::vector<std::string> with_params = frames;
   std::string y4m_params = y4m("W13 H7 C420p10", {});
   for (unsigned t = 0; t < 23; ++t) y4m_params += (t == 17 ? "FRAME Ixyz\n" : "FRAME\n") + frames[t];
   write_file(dir / "params.y4m", y4m_params);
@@ -366,13 +375,8 @@ BOOST_AUTO_TEST_CASE(frames_are_read_into_the_memory_a_backend_asks_for) {
   // had sends the readers back to ordinary memory with the frames intact.
   TempDir dir;
   const Format fmt{16, 8, 8, Chroma::c420};
-  std::vector<std::string> frames;
-  std::string raw;
-  for (unsigned t = 0; t < 40; ++t) {
-    frames.push_back(bytes_of(test::make_frame(fmt, [t](int p, int x, int y) { return (t * 7 + p + x * y) % 256; })));
-    raw += frames.back();
-  }
-  write_file(dir / "a.yuv", raw);
+  const std::vector<std::string> frames =
+      write_raw_clip(dir / "a.yuv", fmt, 40, [](unsigned t, int p, int x, int y) { return (t * 7 + p + x * y) % 256; });
   for (const bool refuse : {false, true}) {
     BOOST_TEST_CONTEXT("refuse " << refuse) {
       auto memory = std::make_shared<CountingMemory>();
@@ -399,13 +403,8 @@ BOOST_AUTO_TEST_CASE(samples_a_backend_still_holds_are_never_refilled) {
   // back once they are let go (not allocate one per frame).
   TempDir dir;
   const Format fmt{24, 10, 8, Chroma::c400};
-  std::vector<std::string> frames;
-  std::string raw;
-  for (unsigned t = 0; t < 60; ++t) {
-    frames.push_back(bytes_of(test::make_frame(fmt, [t](int, int x, int y) { return (t * 11 + x + 3 * y) % 256; })));
-    raw += frames.back();
-  }
-  write_file(dir / "a.yuv", raw);
+  const std::vector<std::string> frames =
+      write_raw_clip(dir / "a.yuv", fmt, 60, [](unsigned t, int, int x, int y) { return (t * 11 + x + 3 * y) % 256; });
   auto memory = std::make_shared<CountingMemory>();
   auto src = open_input((dir / "a.yuv").string(), fmt);
   ReadAhead ahead(*src, 4, 2);
