@@ -27,23 +27,6 @@ namespace twinproof::cli {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-struct Size {
-  int w, h;
-};
-
-// "WxH" with plain decimal extents (no sign, spaces, fractions or trailing text).
-Size parse_size(const std::string& s) {
-  const auto x = s.find('x');
-  const auto extent = [](const std::string& t, int& out) {
-    if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos) return false;
-    out = std::stoi(t);
-    return out > 0;
-  };
-  Size size{};
-  if (x != std::string::npos && extent(s.substr(0, x), size.w) && extent(s.substr(x + 1), size.h)) return size;
-  throw UsageError("--sizes", s, fmt::format("--sizes: '{}' is not WxH (two whole numbers above 0, like 1920x1080)", s));
-}
-
 struct Run {
   double init_ms = 0;                 // init (allocation, device set-up): once per clip
   double frame_ms = 0;                // extract of every frame plus flush, per frame
@@ -161,9 +144,7 @@ int run_bench(const BenchArgs& a) {
     spec.frames = a.frames;
     spec.params = {{"seed", 2026}, {"dx", 2}, {"dy", 1}};
     validate_format(spec.fmt, "--sizes");
-    if (a.host_memory != "pinned" && a.host_memory != "pageable")
-      throw UsageError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
-    const FrameStore frames = make_frames(spec, a.host_memory == "pinned");
+    const FrameStore frames = make_frames(spec, pinned_host_memory(a.host_memory));
     const ScoreTable expected = run_once(reference, frames, options, a.device, threads).scores;
 
     // Bytes one frame must move on the device, as the feature's descriptor counts them.
@@ -304,6 +285,24 @@ int print_comparison(const BenchRun& old_run, const BenchRun& new_run) {
   }
   fmt::print("compare: no backend slower beyond the noise measured\n");
   return kExitPass;
+}
+
+// "WxH" with plain decimal extents (no sign, spaces, fractions or trailing text).
+Size parse_size(const std::string& s) {
+  const auto x = s.find('x');
+  const auto extent = [](const std::string& t, int& out) {
+    if (t.empty() || t.size() > 6 || t.find_first_not_of("0123456789") != std::string::npos) return false;
+    out = std::stoi(t);
+    return out > 0;
+  };
+  Size size{};
+  if (x != std::string::npos && extent(s.substr(0, x), size.w) && extent(s.substr(x + 1), size.h)) return size;
+  throw UsageError("--sizes", s, fmt::format("--sizes: '{}' is not WxH (two whole numbers above 0, like 1920x1080)", s));
+}
+
+bool pinned_host_memory(const std::string& value) {
+  if (value != "pinned" && value != "pageable") throw UsageError("--host-memory", value, "--host-memory: pinned or pageable");
+  return value == "pinned";
 }
 
 double median(std::vector<double> v) {

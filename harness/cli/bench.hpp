@@ -33,6 +33,15 @@ struct BenchArgs {
   std::string from_file;  // time whole `score` processes on this file instead of frames in memory
 };
 
+struct Size {
+  int w, h;
+};
+// "WxH" with plain decimal extents (no sign, spaces, fractions or trailing text); UsageError naming --sizes.
+Size parse_size(const std::string& s);
+
+// Whether --host-memory asks for pinned memory ("pinned"; "pageable" does not); UsageError otherwise.
+bool pinned_host_memory(const std::string& value);
+
 double median(std::vector<double> v);
 
 // Prints this run's times over an earlier run's per size and backend; kExitFail when a backend is

@@ -63,15 +63,10 @@ InputArgs input_of(const BenchArgs& a) {
   if (in.path.size() >= 4 && in.path.compare(in.path.size() - 4, 4, ".y4m") == 0)
     throw UsageError("--sizes", a.sizes, "--sizes: a .y4m says its own size (--sizes describes a raw file)");
   const std::vector<std::string> sizes = split_list(a.sizes);
-  const auto x = sizes.size() == 1 ? sizes[0].find('x') : std::string::npos;
-  if (x == std::string::npos)
-    throw UsageError("--sizes", a.sizes, "--sizes: with --from-file, the raw file's one size WxH");
-  try {
-    in.width = std::stoi(sizes[0].substr(0, x));
-    in.height = std::stoi(sizes[0].substr(x + 1));
-  } catch (const std::exception&) {
-    throw UsageError("--sizes", a.sizes, "--sizes: with --from-file, the raw file's one size WxH");
-  }
+  if (sizes.size() != 1) throw UsageError("--sizes", a.sizes, "--sizes: with --from-file, the raw file's one size WxH");
+  const Size size = parse_size(sizes[0]);
+  in.width = size.w;
+  in.height = size.h;
   in.bitdepth = a.bitdepth;
   in.pixfmt = a.chroma;
   return in;
@@ -188,8 +183,7 @@ class ScoreProcesses {
 
 int run_bench_from_file(const BenchArgs& a) {
   if (a.reps < 1) throw UsageError("--reps", std::to_string(a.reps), "--reps: at least 1");
-  if (a.host_memory != "pinned" && a.host_memory != "pageable")
-    throw UsageError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
+  pinned_host_memory(a.host_memory);  // checked before anything is timed
   const FeatureDescriptor& feature = feature_or_throw(a.feature);
   const Backend& reference = backend_or_throw(a.feature, std::string(feature.reference));
   // The device is started first, before anything else here touches it: what a fresh process pays.

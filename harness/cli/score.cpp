@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/paths.hpp"
 #include "harness/cli/input.hpp"
@@ -111,9 +112,7 @@ int run_score(const ScoreArgs& a) {
   if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
   run.lookahead = feature.lookahead;  // the last frame's motion2 as the whole clip gives it
   run.readers = resolve_readers(a.readers);
-  if (a.host_memory != "pinned" && a.host_memory != "pageable")
-    throw UsageError("--host-memory", a.host_memory, "--host-memory: pinned or pageable");
-  run.backend_memory = a.host_memory == "pinned";  // a device twin uploads from the frames as read
+  run.backend_memory = pinned_host_memory(a.host_memory);  // a device twin uploads from the frames as read
   auto src = open_cli_input(a.input);
   ExtractorContext ctx;
   ctx.device = a.device;

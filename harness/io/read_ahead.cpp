@@ -55,11 +55,16 @@ void ReadAhead::read() {
     const unsigned index = claimed_++;
     Slot& slot = ring_[index % ring_.size()];
     if (slot.frame.held_elsewhere()) {
-      // The backend still uploads from it: another buffer, one it let go of if any, takes its place.
+      // The backend still uploads from it: a set-aside buffer it has let go of takes its place,
+      // else a new one (prepare allocates it).
+      Frame replacement;
+      if (const auto free = std::find_if(held_.begin(), held_.end(), [](const Frame& f) { return !f.held_elsewhere(); });
+          free != held_.end()) {
+        replacement = std::move(*free);
+        held_.erase(free);
+      }
       held_.push_back(std::move(slot.frame));
-      const auto free = std::find_if(held_.begin(), held_.end() - 1, [](const Frame& f) { return !f.held_elsewhere(); });
-      slot.frame = free == held_.end() - 1 ? Frame() : std::move(*free);
-      if (free != held_.end() - 1) held_.erase(free);
+      slot.frame = std::move(replacement);
     }
     const std::shared_ptr<HostMemory> memory = memory_;
     lock.unlock();

@@ -11,22 +11,23 @@
 namespace twinproof {
 namespace {
 
-// Reads one frame's samples; a short read is a truncated frame.
-void read_payload(InputFile& in, Frame& f, unsigned index) {
-  const std::size_t got = in.read(f.bytes(), f.size());
+// A frame's samples once read: a short read is a truncated frame, and every sample must fit the
+// bit depth. `why` says how a short read came about.
+void check_payload(const InputFile& in, const Frame& f, unsigned index, std::size_t got, const char* why) {
   if (got != f.size())
-    throw InputError(in.path(), fmt::format("frame {}", index), fmt::format("{} of {} bytes", got, f.size()),
-                     "truncated frame: the input ends inside it");
+    throw InputError(in.path(), fmt::format("frame {}", index), fmt::format("{} of {} bytes", got, f.size()), why);
   check_sample_range(f, in.path(), index);
+}
+
+// Reads one frame's samples from the stream.
+void read_payload(InputFile& in, Frame& f, unsigned index) {
+  check_payload(in, f, index, in.read(f.bytes(), f.size()), "truncated frame: the input ends inside it");
 }
 
 // The same from a place in the file, for readers that fetch frames side by side.
 void read_payload_at(const InputFile& in, Frame& f, unsigned index, std::uint64_t offset) {
-  const std::size_t got = in.read_at(f.bytes(), f.size(), offset);
-  if (got != f.size())
-    throw InputError(in.path(), fmt::format("frame {}", index), fmt::format("{} of {} bytes", got, f.size()),
-                     "truncated frame: the input ends inside it (did the file shrink while it was read?)");
-  check_sample_range(f, in.path(), index);
+  check_payload(in, f, index, in.read_at(f.bytes(), f.size(), offset),
+                "truncated frame: the input ends inside it (did the file shrink while it was read?)");
 }
 
 class YuvSource final : public FrameSource {
