@@ -56,6 +56,61 @@ BOOST_AUTO_TEST_CASE(sample_conversion) {
   BOOST_TEST(to_float(65535, 16) == 65535.0f / 256.0f - 128.0f);
 }
 
+BOOST_AUTO_TEST_CASE(the_biased_conversion_gives_to_floats_bits_for_every_sample) {
+  // Kernels form 2^23 + sample with a byte permute (bits 0x4B000000 | sample) and subtract.
+  for (int bpc : {8, 10, 12, 16}) {
+    int differing = 0;
+    // Every value a sample of that storage can hold (16-bit storage for 10 and 12 bits too).
+    for (unsigned s = 0; s < (bpc == 8 ? 256u : 65536u); ++s) {
+      const float biased = std::bit_cast<float>(kBiasedSampleBits | s);
+      differing += bits(biased_to_float(biased, bpc)) != bits(to_float(s, bpc));
+    }
+    BOOST_TEST(differing == 0, bpc << "-bit samples");
+  }
+  BOOST_TEST(bits(biased_to_float(std::bit_cast<float>(kBiasedSampleBits | 128u), 8)) == 0u);  // +0, not -0
+  BOOST_TEST(bits(biased_to_float(std::bit_cast<float>(kBiasedSampleBits | 512u), 10)) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_tap_sum_from_its_first_product_equals_the_sum_from_zero_where_the_spec_allows_it) {
+  // Converted samples and vertical-pass values, through the 3- and 5-tap filters: same bits.
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  const auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+  int compared = 0;
+  for (int fs : {3, 5}) {
+    const Taps t = taps_for(fs);
+    BOOST_TEST(first_tap_positive(t));
+    for (int bpc : {8, 10, 16})
+      for (int n = 0; n < 20000; ++n) {
+        float v[5], tmp[5];
+        for (float& x : v) x = to_float(static_cast<unsigned>(next() >> 40) % (1u << bpc), bpc);
+        if (n % 7 == 0) v[0] = 0.0f;  // the middle sample: +0
+        for (int k = 0; k < 5; ++k) {  // vertical-pass values over 5 columns of random samples
+          float col[5];
+          for (float& x : col) x = to_float(static_cast<unsigned>(next() >> 40) % (1u << bpc), bpc);
+          if (n % 5 == 0) for (float& x : col) x = 0.0f;  // flat columns sum to exactly +0
+          tmp[k] = tap_sum<5>(t.f, [&](int i) { return col[i]; });
+        }
+        const auto at_v = [&](int k) { return v[k]; };
+        const auto at_tmp = [&](int k) { return tmp[k]; };
+        if (t.count == 3) {
+          compared += bits(tap_sum<3>(t.f, at_v)) == bits(tap_sum_from_first<3>(t.f, at_v));
+          compared += bits(tap_sum<3>(t.f, at_tmp)) == bits(tap_sum_from_first<3>(t.f, at_tmp));
+        } else {
+          compared += bits(tap_sum<5>(t.f, at_v)) == bits(tap_sum_from_first<5>(t.f, at_v));
+          compared += bits(tap_sum<5>(t.f, at_tmp)) == bits(tap_sum_from_first<5>(t.f, at_tmp));
+        }
+      }
+  }
+  BOOST_TEST(compared == 2 * 3 * 20000 * 2);
+  // Why the identity filter keeps the sum from zero: its first tap is 0, and 0 * -0 is -0,
+  // which 0.0f + ... turns into +0.
+  const Taps id = taps_for(1);
+  BOOST_TEST(!first_tap_positive(id));
+  const float z[5] = {-1.0f, -1.0f, -0.0f, -1.0f, -1.0f};
+  const auto at_z = [&](int k) { return z[k]; };
+  BOOST_TEST(bits(tap_sum<5>(id.f, at_z)) != bits(tap_sum_from_first<5>(id.f, at_z)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(blur)

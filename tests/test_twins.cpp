@@ -209,6 +209,38 @@ BOOST_AUTO_TEST_CASE(repeated_runs_return_identical_bits) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(long_clips_give_the_same_bits_across_batches) {
+  // Device twins score frames in batches (float_motion's cuda: up to 64 small frames a launch,
+  // in groups that each blur the frame before them again); a clip of 150 frames crosses
+  // several batches, full and partial, at sizes whose widths take both load paths.
+  int compared = 0;
+  for (const Twin& t : exact_twins(BackendKind::gpu))
+    for (const Format fmt : {Format{96, 40, 8, Chroma::c420}, Format{67, 21, 16, Chroma::c444}}) {
+      const auto frames = random_frames(fmt, 150, 9001);
+      for (const OptionList& options : t.feature->probe_option_sets) {
+        ScoreTable expected, got;
+        auto ref = make_extractor(*t.reference, ExtractorContext{});
+        auto dut = make_extractor(*t.twin, ExtractorContext{});
+        try {
+          ref->init(fmt, options);
+        } catch (const RefusedConfiguration&) {
+          continue;
+        }
+        dut->init(fmt, options);
+        for (unsigned i = 0; i < frames.size(); ++i) {
+          ref->extract(frames[i].view(), i, expected);
+          dut->extract(frames[i].view(), i, got);
+        }
+        ref->flush(expected);
+        dut->flush(got);
+        const TableComparison cmp = compare_tables(expected, got, Tolerance::exact());
+        BOOST_TEST(cmp.pass, t.feature->name << "/" << t.twin->name << " " << describe(fmt) << ": " << cmp.summary());
+        compared += cmp.values >= 149u ? 1 : 0;
+      }
+    }
+  BOOST_TEST(compared >= 8);
+}
+
 BOOST_AUTO_TEST_CASE(pictures_in_pinned_memory_give_the_same_bits) {
   // Device twins may upload page-locked pictures without staging: mix pinned and pageable frames.
   const Format fmt{1280, 720, 10, Chroma::c422};

@@ -43,6 +43,24 @@ TP_HD float tap_sum(const float* f, Sample v) {
   return s;
 }
 
+// The same sum started from its first product instead of from 0.0f + f[0] * v(0). The two are
+// the same number whenever that product is never -0: then 0.0f + p is p, exactly. It holds for
+// the 3- and 5-tap filters (f[0] > 0) over converted samples and over vertical-pass values:
+// neither is ever -0 (a conversion is exact and gives +0 for the middle sample; a sum started
+// from +0 never rounds to -0), and no product underflows (every nonzero input is at least
+// 2^-8 in size, or a sum of products of such numbers). The identity filter's f[0] is 0, where
+// 0 * (negative) is -0 and 0.0f + -0 is +0: callers use tap_sum for it.
+template <int N, class Sample>
+TP_HD float tap_sum_from_first(const float* f, Sample v) {
+  float s = f[0] * v(0);
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+  for (int k = 1; k < N; ++k) s += f[k] * v(k);
+  return s;
+}
+TP_HD bool first_tap_positive(const Taps& t) { return t.f[0] > 0.0f; }
+
 // ---- Sample conversion -------------------------------------------------------------------------
 // (float)sample / scale + (-128.0f); every value is exact in fp32. 8-bit skips the division
 // (dividing by 1.0f is exact, so the two forms are the same number).
@@ -52,6 +70,17 @@ TP_HD float sample_scale(int bitdepth) {
 TP_HD float to_float(unsigned sample, int bitdepth) {
   if (bitdepth == 8) return static_cast<float>(sample) - 128.0f;
   return static_cast<float>(sample) / sample_scale(bitdepth) + (-128.0f);
+}
+
+// to_float of a sample given as the fp32 number 2^23 + sample (bits 0x4B000000 | sample, which a
+// kernel forms with one byte permute): (2^23 + sample - (2^23 + 128 * scale)) / scale. Every
+// step is exact (integers below 2^24, then a power of two), and so is each step of to_float, so
+// both give the one fp32 number sample / scale - 128, +0 included.
+inline constexpr unsigned kBiasedSampleBits = 0x4B000000u;
+TP_HD float biased_to_float(float biased, int bitdepth) {
+  const float scale = sample_scale(bitdepth);
+  const float d = biased - (8388608.0f + 128.0f * scale);
+  return bitdepth == 8 ? d : d * (1.0f / scale);
 }
 
 // ---- SAD -----------------------------------------------------------------------------------------

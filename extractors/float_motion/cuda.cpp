@@ -1,7 +1,8 @@
 // cuda: the fast exact CUDA twin users run. Same bits as the reference, by the same order of
 // every operation (see kernels/float_motion/blur_row_sad.cu); the speed comes from
-//  - one fused kernel per plane and batch of up to 8 frames: blur and row SADs in shared memory,
-//    each frame blurred once, blurred planes never written to device memory;
+//  - one fused kernel per plane and batch of frames: blur and row SADs in shared memory, each
+//    frame blurred once, blurred planes never written to device memory; small planes take
+//    larger batches (up to 64 frames) so that one launch fills the device;
 //  - pictures already in page-locked memory uploaded straight from it; others copied into
 //    pinned staging by several threads; uploads on their own stream, so that the next batch's
 //    copy overlaps this batch's kernels;
@@ -20,7 +21,8 @@ namespace twinproof::float_motion {
 namespace {
 
 constexpr int kRing = 3;  // batches in the pipeline: staging, uploading/computing, collecting
-constexpr int kMaxBatch = kernels::kMaxBatchFrames - 1;
+constexpr int kMaxBatch = kernels::kMaxBatchFrames;
+constexpr std::size_t kMaxRingBytes = std::size_t{512} << 20;  // device samples (and as much pinned staging)
 
 class CudaEngine final : public MotionEngine {
  public:
@@ -35,7 +37,7 @@ class CudaEngine final : public MotionEngine {
     taps_ = taps_for(o.filter_size);
     add_scale1_ = o.add_scale1;
     // Stage capture inspects every frame: batches of one, blurred planes kept.
-    batch_ = ctx_.capture_stages ? 1 : kMaxBatch;
+    batch_ = ctx_.capture_stages ? 1 : batch_frames(planes);
     keep_blurred_ = ctx_.capture_stages || add_scale1_;
     planes_.clear();
     planes_.resize(planes.size());
@@ -174,6 +176,17 @@ class CudaEngine final : public MotionEngine {
     std::vector<float> h(n);
     TP_CUDA(cudaMemcpy(h.data(), d.get() + offset, n * sizeof(float), cudaMemcpyDeviceToHost));
     return {h.begin(), h.end()};
+  }
+
+  // Frames a launch takes: what fills the device for these planes (the luma plane is the
+  // tallest), within kMaxRingBytes of samples for the ring, and never fewer than one group.
+  int batch_frames(const std::vector<PlaneGeometry>& planes) const {
+    int frames = 0;
+    TP_CUDA(kernels::blur_row_sad_batch(planes.front().h, fmt_.bytes_per_sample(), &frames));
+    std::size_t frame_bytes = 0;
+    for (const PlaneGeometry& g : planes) frame_bytes += static_cast<std::size_t>(g.w) * g.h * fmt_.bytes_per_sample();
+    while (frames > kernels::kGroupFrames && kRing * frame_bytes * frames > kMaxRingBytes) frames -= kernels::kGroupFrames;
+    return frames;
   }
 
   // Slot k is reused by this batch; the batch before the previous one read it (as `prev`) and

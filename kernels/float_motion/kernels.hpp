@@ -30,11 +30,17 @@ cudaError_t downscale(const float* in, int w, int h, int sw, int sh, float* out,
 // |A - B|, each row walked left to right by one thread, to row_sums[pair * h + row]. Without
 // `prev` (the clip's first batch) the pairs start at (batch[0], batch[1]). When `blurred` is not
 // null the batch's blurred planes are written there too (stage capture, motion_add_scale1).
-inline constexpr int kBandRows = 6;          // rows per block
-inline constexpr int kMaxBatchFrames = 9;    // slots per block: the previous frame + 8 new ones
+// A block takes kBandRows rows of a group of kGroupFrames frames (and the frame before them).
+inline constexpr int kBandRows = 8;
+inline constexpr int kGroupFrames = 8;
+inline constexpr int kMaxBatchFrames = 64;  // frames one launch takes
 cudaError_t blur_row_sad(const std::uint8_t* prev, const std::uint8_t* batch, int frames, int bytes_per_sample,
                          int bitdepth, int w, int h, const Taps& taps, float* row_sums, float* blurred,
                          cudaStream_t stream);
+// Frames a launch should take for h-row planes on the current device: as many groups of
+// kGroupFrames as keep every multiprocessor's blocks busy (one group for a 4K plane, eight for
+// a small one), at most kMaxBatchFrames.
+cudaError_t blur_row_sad_batch(int h, int bytes_per_sample, int* frames);
 
 // ---- block_sad.cu: the non-exact design (cuda-block) ----------------------------------------------
 // Fused 2D blur from samples (convert, vertical and horizontal through shared memory).
