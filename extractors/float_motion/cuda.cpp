@@ -3,9 +3,10 @@
 //  - one fused kernel per plane and batch of frames: blur and row SADs in shared memory, each
 //    frame blurred once, blurred planes never written to device memory; small planes take
 //    larger batches (up to 64 frames) so that one launch fills the device;
-//  - pictures already in page-locked memory uploaded straight from it; others copied into
-//    pinned staging by several threads; uploads on their own stream, so that the next batch's
-//    copy overlaps this batch's kernels;
+//  - pictures already in page-locked memory uploaded straight from it; others copied by several
+//    threads into a small ring of pinned staging frames, each frame uploaded as soon as it is
+//    copied (pinned memory for whole batches took longer to allocate than a short clip takes
+//    to score); uploads on their own stream, so that they overlap the kernels;
 //  - the host adding each pair's row sums with score_from_row_sums, as the CPU does.
 #include <algorithm>
 #include <deque>
@@ -22,7 +23,8 @@ namespace {
 
 constexpr int kRing = 3;  // batches in the pipeline: staging, uploading/computing, collecting
 constexpr int kMaxBatch = kernels::kMaxBatchFrames;
-constexpr std::size_t kMaxRingBytes = std::size_t{512} << 20;  // device samples (and as much pinned staging)
+constexpr std::size_t kMaxRingBytes = std::size_t{512} << 20;  // device samples of the ring's batches
+constexpr int kStagingFrames = 4;  // pinned frames the copy threads fill while earlier ones upload
 
 class CudaEngine final : public MotionEngine {
  public:
@@ -47,10 +49,10 @@ class CudaEngine final : public MotionEngine {
       p.frame_bytes = static_cast<std::size_t>(p.g.w) * p.g.h * fmt_.bytes_per_sample();
       for (int k = 0; k < kRing; ++k) {
         p.samples[k].resize(p.frame_bytes * batch_);
-        p.staging[k].resize(p.frame_bytes * batch_);
         p.rows[k].resize(static_cast<std::size_t>(p.g.h) * batch_);
         p.host_rows[k].resize(static_cast<std::size_t>(p.g.h) * batch_);
       }
+      p.staging.resize(p.frame_bytes * kStagingFrames);
       if (keep_blurred_) p.blurred.resize(static_cast<std::size_t>(p.g.w) * p.g.h * batch_);
       if (add_scale1_) {
         const std::size_t sn = static_cast<std::size_t>(p.g.sw) * p.g.sh;
@@ -67,6 +69,9 @@ class CudaEngine final : public MotionEngine {
       start_[k] = std::make_unique<cuda::Event>(true);
       stop_[k] = std::make_unique<cuda::Event>(true);
     }
+    for (auto& e : staging_free_) e = std::make_unique<cuda::Event>();
+    staging_next_ = 0;
+    staging_used_ = 0;
     inflight_.clear();
     for (auto& held : kept_) held.clear();
     ready_.clear();
@@ -80,21 +85,25 @@ class CudaEngine final : public MotionEngine {
     if (staged_ == 0) begin_batch();
     const int k = batches_ % kRing;
     // A picture in page-locked memory is uploaded straight from there; any other one is copied
-    // into pinned staging by the copy threads and uploaded with the whole batch.
-    direct_[staged_] = cuda::is_page_locked(pic.data[0]);
+    // into a pinned staging frame by the copy threads and uploaded from it at once.
+    const bool direct = cuda::is_page_locked(pic.data[0]);
+    const int s = direct ? -1 : take_staging_frame();
     for (Plane& p : planes_) {
       const std::size_t row_bytes = static_cast<std::size_t>(p.g.w) * fmt_.bytes_per_sample();
-      if (direct_[staged_])
-        TP_CUDA(cudaMemcpy2DAsync(p.samples[k].get() + p.frame_bytes * staged_, row_bytes, pic.data[p.g.plane],
-                                  static_cast<std::size_t>(pic.stride[p.g.plane]), row_bytes, static_cast<std::size_t>(p.g.h),
-                                  cudaMemcpyHostToDevice, upload_->get()));
-      else
-        pool_.copy_rows(p.staging[k].get() + p.frame_bytes * staged_, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes,
-                        static_cast<std::size_t>(p.g.h));
+      std::uint8_t* to = p.samples[k].get() + p.frame_bytes * staged_;
+      if (direct) {
+        TP_CUDA(cudaMemcpy2DAsync(to, row_bytes, pic.data[p.g.plane], static_cast<std::size_t>(pic.stride[p.g.plane]), row_bytes,
+                                  static_cast<std::size_t>(p.g.h), cudaMemcpyHostToDevice, upload_->get()));
+      } else {
+        std::uint8_t* staged = p.staging.get() + p.frame_bytes * s;
+        pool_.copy_rows(staged, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes, static_cast<std::size_t>(p.g.h));
+        TP_CUDA(cudaMemcpyAsync(to, staged, p.frame_bytes, cudaMemcpyHostToDevice, upload_->get()));
+      }
     }
+    if (!direct) staging_free_[s]->record(upload_->get());
     // Samples whose owner keeps them unchanged are held until the batch is collected (its upload
     // is done by then); others are the caller's again once submit returns.
-    if (direct_[staged_]) {
+    if (direct) {
       if (pic.keep) kept_[k].push_back(pic.keep);
       else upload_->sync();
     }
@@ -156,8 +165,7 @@ class CudaEngine final : public MotionEngine {
     std::size_t frame_bytes = 0;
     cuda::DeviceBuffer<std::uint8_t> samples[kRing];
     static constexpr auto kStaging = cuda::HostUse::kHostWritesOnly;
-    cuda::PinnedBuffer<std::uint8_t> staging[kRing] = {cuda::PinnedBuffer<std::uint8_t>(kStaging), cuda::PinnedBuffer<std::uint8_t>(kStaging),
-                                                        cuda::PinnedBuffer<std::uint8_t>(kStaging)};
+    cuda::PinnedBuffer<std::uint8_t> staging{kStaging};  // kStagingFrames frames
     cuda::DeviceBuffer<float> rows[kRing], rows_down[kRing];
     cuda::PinnedBuffer<float> host_rows[kRing], host_rows_down[kRing];
     cuda::DeviceBuffer<float> blurred;  // the batch's blurred planes (capture, scale1)
@@ -189,6 +197,14 @@ class CudaEngine final : public MotionEngine {
     return frames;
   }
 
+  // The next pinned staging frame, once its last upload is done.
+  int take_staging_frame() {
+    const int s = static_cast<int>(staging_next_++ % kStagingFrames);
+    if (staging_used_ > s) staging_free_[s]->sync();
+    else staging_used_ = s + 1;
+    return s;
+  }
+
   // Slot k is reused by this batch; the batch before the previous one read it (as `prev`) and
   // wrote its staging, so everything up to it must be complete and collected.
   void begin_batch() {
@@ -200,12 +216,7 @@ class CudaEngine final : public MotionEngine {
     const int n = staged_;
     const bool has_prev = batches_ > 0;
     cudaStream_t up = upload_->get(), s = compute_->get();
-    for (Plane& p : planes_)
-      for (int f = 0; f < n; ++f)
-        if (!direct_[f])
-          TP_CUDA(cudaMemcpyAsync(p.samples[k].get() + p.frame_bytes * f, p.staging[k].get() + p.frame_bytes * f, p.frame_bytes,
-                                  cudaMemcpyHostToDevice, up));
-    uploaded_[k]->record(up);
+    uploaded_[k]->record(up);  // every frame of the batch was queued for upload by submit
     TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
     start_[k]->record(s);
     const int pairs = has_prev ? n : n - 1;
@@ -288,10 +299,12 @@ class CudaEngine final : public MotionEngine {
   std::vector<Plane> planes_;
   std::unique_ptr<cuda::Stream> upload_, compute_;  // created in init, on the chosen device
   std::unique_ptr<cuda::Event> uploaded_[kRing], done_[kRing], start_[kRing], stop_[kRing];
+  std::unique_ptr<cuda::Event> staging_free_[kStagingFrames];  // the last upload from each staging frame
+  unsigned staging_next_ = 0;
+  int staging_used_ = 0;  // staging frames used so far (each has a recorded upload)
   std::deque<Batch> inflight_;
   ReadyQueue<double> ready_;
   int staged_ = 0, prev_frames_ = 0;
-  bool direct_[kMaxBatch] = {};  // frames of the batch being staged that were uploaded directly
   unsigned batches_ = 0;
   double device_ms_ = 0;
   bool collected_ = false;

@@ -15,9 +15,9 @@
 //  - the warps of a block have two jobs. Six blur warps load 4 samples a thread with one load a
 //    row, convert them with a byte permute and a subtraction, slide the vertical pass down the
 //    band in registers and take the horizontal pass from shared memory 4 columns at a time.
-//    Two walker warps, one thread per pair and row, add the tile's |A - B| while the blur warps
-//    go on to the next tile: blurred tiles are double-buffered, so one block-wide barrier a tile
-//    hands a tile to the walkers and takes the one before back, and a walk never stalls the blur.
+//    Two walker warps, one thread per pair and row, add up a blurred tile's |A - B| while the
+//    blur warps make the next tile's vertical pass. Every barrier is block-wide and met by every
+//    thread at the same place (compute-sanitizer's racecheck follows nothing finer).
 #include "kernels/float_motion/kernels.hpp"
 
 #include <algorithm>
@@ -38,11 +38,7 @@ constexpr int kWalkers = kGroupFrames * kBandRows;
 constexpr int kThreads = kBlurThreads + kWalkers;
 static_assert(kWalkers % 32 == 0, "walkers fill whole warps");
 
-// The blur warps' own barrier (named barrier 1; 0 is __syncthreads'): the vertical tile is
-// complete before the horizontal pass reads it.
-__device__ __forceinline__ void blur_warps_sync() { asm volatile("bar.sync 1, %0;" ::"n"(kBlurThreads) : "memory"); }
-
-// Three blocks per multiprocessor: at most 85 registers a thread (80 used), 59 KB of shared
+// Three blocks per multiprocessor: at most 85 registers a thread (80 used), 40 KB of shared
 // memory a block.
 constexpr int kBlocksPerSm = 3;
 
@@ -71,7 +67,7 @@ __device__ __forceinline__ float biased(uint2 quad, int j) {
 
 struct Shared {
   float vertical[kSlots][kBandRows][kTmpStride];  // the tile's vertical pass, halo columns included
-  float blurred[2][kSlots][kBandRows][kOutStride];  // blurred rows of tiles 2k and 2k+1, for the walkers
+  float blurred[kSlots][kBandRows][kOutStride];   // the tile's blurred rows, for the walkers
 };
 
 template <class Sample, int N, bool kFromZero>
@@ -80,8 +76,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
                         int h, Taps taps, float* __restrict__ row_sums, float* __restrict__ blurred) {
   constexpr int r = N / 2;
   constexpr int kRows = kBandRows + 2 * r;  // rows the vertical pass reads for one band
-  extern __shared__ float4 shared_memory[];  // dynamic: more than the 48 KB a static array may take
-  Shared& sh = *reinterpret_cast<Shared*>(shared_memory);
+  __shared__ __align__(16) Shared sh;
 
   const int y0 = blockIdx.x * kBandRows;
   const int g0 = blockIdx.y * kGroupFrames;  // batch index of the group's first new frame
@@ -90,37 +85,66 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   const std::size_t plane = static_cast<std::size_t>(w) * h;
   const int tiles = (w + kTile - 1) / kTile;
 
-  if (threadIdx.x < kBlurThreads) {
-    // ---- blur warps ---------------------------------------------------------------------------
-    const int t = threadIdx.x;
-    const int depth = sizeof(Sample) == 1 ? 8 : bitdepth;  // a constant for 8-bit samples
-    const int horizontal_items = (fresh + 1 - first) * kBandRows * kQuads;
-    // Vertical pass: thread t takes 4 columns of one frame down the band, the same quad of every
-    // tile. Its samples for the next tile are loaded while this tile's horizontal pass runs.
-    const int slot_v = first + t / kTmpQuads, q_v = t % kTmpQuads;
-    const bool vertical_item = slot_v <= fresh;
-    const Sample* src = slot_v == 0 ? (blockIdx.y == 0 ? prev : batch + static_cast<std::size_t>(g0 - 1) * plane)
-                                    : batch + static_cast<std::size_t>(g0 + slot_v - 1) * plane;
-    int row_at[kRows];  // mirrored rows of the band and its halo, every tile alike
-#pragma unroll
-    for (int k = 0; k < kRows; ++k) row_at[k] = mirror(min(y0 - r + k, h - 1 + r), h);
-    Quad<Sample> quads[kRows];
-    const auto fetch = [&](int x0) {
-      const int x = x0 - kHalo + 4 * q_v;
-      if (w % 4 == 0 && x >= 0 && x + 4 <= w) {  // one aligned load a row
-#pragma unroll
-        for (int k = 0; k < kRows; ++k) quads[k] = *reinterpret_cast<const Quad<Sample>*>(src + std::size_t(row_at[k]) * w + x);
-      } else {
-        int col[4];
-#pragma unroll
-        for (int j = 0; j < 4; ++j) col[j] = mirror(min(max(x + j, -r), w - 1 + r), w);
-#pragma unroll
-        for (int k = 0; k < kRows; ++k) quads[k] = pack_quad(src + std::size_t(row_at[k]) * w, col);
-      }
-    };
-    if (vertical_item) fetch(0);
+  const bool blur_warp = threadIdx.x < kBlurThreads;
 
-    for (int tile = 0; tile < tiles; ++tile) {
+  // ---- blur warps' state ------------------------------------------------------------------------
+  const int t = threadIdx.x;
+  const int depth = sizeof(Sample) == 1 ? 8 : bitdepth;  // a constant for 8-bit samples
+  const int horizontal_items = (fresh + 1 - first) * kBandRows * kQuads;
+  // Vertical pass: thread t takes 4 columns of one frame down the band, the same quad of every
+  // tile. Its samples for the next tile are loaded while this tile's horizontal pass runs.
+  const int slot_v = first + t / kTmpQuads, q_v = t % kTmpQuads;
+  const bool vertical_item = blur_warp && slot_v <= fresh;
+  const Sample* src = slot_v == 0 ? (blockIdx.y == 0 ? prev : batch + static_cast<std::size_t>(g0 - 1) * plane)
+                                  : batch + static_cast<std::size_t>(g0 + slot_v - 1) * plane;
+  int row_at[kRows];  // mirrored rows of the band and its halo, every tile alike
+#pragma unroll
+  for (int k = 0; k < kRows; ++k) row_at[k] = mirror(min(y0 - r + k, h - 1 + r), h);
+  Quad<Sample> quads[kRows];
+  const auto fetch = [&](int x0) {
+    const int x = x0 - kHalo + 4 * q_v;
+    if (w % 4 == 0 && x >= 0 && x + 4 <= w) {  // one aligned load a row
+#pragma unroll
+      for (int k = 0; k < kRows; ++k) quads[k] = *reinterpret_cast<const Quad<Sample>*>(src + std::size_t(row_at[k]) * w + x);
+    } else {
+      int col[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) col[j] = mirror(min(max(x + j, -r), w - 1 + r), w);
+#pragma unroll
+      for (int k = 0; k < kRows; ++k) quads[k] = pack_quad(src + std::size_t(row_at[k]) * w, col);
+    }
+  };
+
+  // ---- walker warps' state: thread (pair, row) adds its row's |A - B| left to right ------------
+  const int walker = threadIdx.x - kBlurThreads;
+  const int pair_slot = first + walker / kBandRows, pair_row = walker % kBandRows;  // the pair (slot, slot + 1)
+  const bool walks = !blur_warp && pair_slot + 1 <= fresh && y0 + pair_row < h;
+  float acc = 0.0f;
+  const auto walk = [&](int tile) {
+    if (!walks) return;
+    const int x0 = tile * kTile;
+    const float* a = sh.blurred[pair_slot][pair_row];  // the earlier frame of the pair
+    const float* b = sh.blurred[pair_slot + 1][pair_row];
+    if (x0 + kTile <= w) {
+#pragma unroll 4
+      for (int q = 0; q < kQuads; ++q) {
+        const float4 va = *reinterpret_cast<const float4*>(a + 4 * q), vb = *reinterpret_cast<const float4*>(b + 4 * q);
+        acc += fabsf(va.x - vb.x);
+        acc += fabsf(va.y - vb.y);
+        acc += fabsf(va.z - vb.z);
+        acc += fabsf(va.w - vb.w);
+      }
+    } else {
+      for (int j = 0; j < w - x0; ++j) acc += fabsf(a[j] - b[j]);
+    }
+  };
+
+  // Per tile: the vertical pass of tile k beside the walk of tile k - 1; barrier; the horizontal
+  // pass of tile k (the walk is done with the blurred tile); barrier (the vertical tile is read,
+  // the blurred tile is the walkers').
+  if (vertical_item) fetch(0);
+  for (int tile = 0; tile < tiles; ++tile) {
+    if (blur_warp) {
       const int x0 = tile * kTile;
       if (vertical_item) {
         float window[N][4];  // the last N rows converted, oldest first
@@ -146,9 +170,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
         }
         if (tile + 1 < tiles) fetch(x0 + kTile);
       }
-      blur_warps_sync();
-      auto& out = sh.blurred[tile % 2];  // walked two tiles ago, before the last block-wide barrier
-    // Horizontal pass: a thread takes 4 columns of one row of one frame.
+    } else if (tile > 0) {
+      walk(tile - 1);
+    }
+    __syncthreads();
+    if (blur_warp) {
+      const int x0 = tile * kTile;
+      // Horizontal pass: a thread takes 4 columns of one row of one frame.
       for (int item = t; item < horizontal_items; item += kBlurThreads) {
         const int q = item % kQuads, i = (item / kQuads) % kBandRows, slot = first + item / (kQuads * kBandRows);
         if (y0 + i >= h) continue;
@@ -159,7 +187,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
         float o[4];
 #pragma unroll
         for (int j = 0; j < 4; ++j) o[j] = blur_tap_sum<kFromZero, N>(taps.f, [&](int k) { return v[kHalo + j - r + k]; });
-        *reinterpret_cast<float4*>(&out[slot][i][4 * q]) = make_float4(o[0], o[1], o[2], o[3]);
+        *reinterpret_cast<float4*>(&sh.blurred[slot][i][4 * q]) = make_float4(o[0], o[1], o[2], o[3]);
         if (blurred != nullptr && slot >= 1) {
           float* dst = blurred + static_cast<std::size_t>(g0 + slot - 1) * plane + static_cast<std::size_t>(y0 + i) * w;
 #pragma unroll
@@ -167,52 +195,19 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
             if (x0 + 4 * q + j < w) dst[x0 + 4 * q + j] = o[j];
         }
       }
-      // The blurred tile goes to the walkers; the vertical tile is read and free for the next.
-      __syncthreads();
     }
-  } else {
-    // ---- walker warps: thread (pair, row) adds its row's |A - B| left to right ------------------
-    const int t = threadIdx.x - kBlurThreads;
-    const int slot = first + t / kBandRows, i = t % kBandRows;  // the pair (slot, slot + 1)
-    const bool walks = slot + 1 <= fresh && y0 + i < h;
-    float acc = 0.0f;
-    for (int tile = 0; tile < tiles; ++tile) {
-      const int x0 = tile * kTile;
-      __syncthreads();  // this tile is blurred
-      if (walks) {
-        const float* a = sh.blurred[tile % 2][slot][i];  // the earlier frame of the pair
-        const float* b = sh.blurred[tile % 2][slot + 1][i];
-        if (x0 + kTile <= w) {
-#pragma unroll 4
-          for (int q = 0; q < kQuads; ++q) {
-            const float4 va = *reinterpret_cast<const float4*>(a + 4 * q), vb = *reinterpret_cast<const float4*>(b + 4 * q);
-            acc += fabsf(va.x - vb.x);
-            acc += fabsf(va.y - vb.y);
-            acc += fabsf(va.z - vb.z);
-            acc += fabsf(va.w - vb.w);
-          }
-        } else {
-          for (int j = 0; j < w - x0; ++j) acc += fabsf(a[j] - b[j]);
-        }
-      }
-    }
-    // The later frame of the pair is batch[g0 + slot]; without `prev` pairs start one frame in.
-    if (walks) row_sums[static_cast<std::size_t>(g0 + slot - (prev == nullptr ? 1 : 0)) * h + y0 + i] = acc;
+    __syncthreads();
   }
-}
-
-// A kernel may take more than 48 KB of dynamic shared memory only when asked, on each device.
-template <class Kernel>
-cudaError_t allow_shared_memory(Kernel kernel) {
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sizeof(Shared)));
+  walk(tiles - 1);
+  // The later frame of the pair is batch[g0 + slot]; without `prev` pairs start one frame in.
+  if (walks) row_sums[static_cast<std::size_t>(g0 + pair_slot - (prev == nullptr ? 1 : 0)) * h + y0 + pair_row] = acc;
 }
 
 template <class Sample, int N, bool kFromZero>
 cudaError_t launch(const Sample* prev, const Sample* batch, int frames, int bitdepth, int w, int h, const Taps& taps,
                    float* row_sums, float* blurred, cudaStream_t stream) {
   const dim3 grid((h + kBandRows - 1) / kBandRows, (frames + kGroupFrames - 1) / kGroupFrames);
-  if (const cudaError_t e = allow_shared_memory(blur_row_sad_kernel<Sample, N, kFromZero>); e != cudaSuccess) return e;
-  blur_row_sad_kernel<Sample, N, kFromZero><<<grid, kThreads, sizeof(Shared), stream>>>(prev, batch, frames, bitdepth, w, h, taps,
+  blur_row_sad_kernel<Sample, N, kFromZero><<<grid, kThreads, 0, stream>>>(prev, batch, frames, bitdepth, w, h, taps,
                                                                                       row_sums, blurred);
   return cudaGetLastError();
 }
@@ -238,8 +233,7 @@ cudaError_t blur_row_sad(const std::uint8_t* prev, const std::uint8_t* batch, in
 
 cudaError_t blur_row_sad_batch(int h, int bytes_per_sample, int* frames) {
   const auto occupancy = [](auto kernel, int* per_sm) {
-    const cudaError_t e = allow_shared_memory(kernel);
-    return e != cudaSuccess ? e : cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, kThreads, sizeof(Shared));
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, kThreads, 0);
   };
   int device = 0, sms = 0, per_sm = 0;
   cudaError_t e = cudaGetDevice(&device);
