@@ -22,7 +22,6 @@ namespace twinproof::float_motion {
 namespace {
 
 constexpr int kRing = 3;  // batches in the pipeline: staging, uploading/computing, collecting
-constexpr int kMaxBatch = kernels::kMaxBatchFrames;
 constexpr std::size_t kMaxRingBytes = std::size_t{512} << 20;  // device samples of the ring's batches
 constexpr int kStagingFrames = 4;  // pinned frames the copy threads fill while earlier ones upload
 
@@ -46,7 +45,7 @@ class CudaEngine final : public MotionEngine {
     for (std::size_t i = 0; i < planes.size(); ++i) {
       Plane& p = planes_[i];
       p.g = planes[i];
-      p.frame_bytes = static_cast<std::size_t>(p.g.w) * p.g.h * fmt_.bytes_per_sample();
+      p.frame_bytes = plane_bytes(p.g);
       for (int k = 0; k < kRing; ++k) {
         p.samples[k].resize(p.frame_bytes * batch_);
         p.rows[k].resize(static_cast<std::size_t>(p.g.h) * batch_);
@@ -71,7 +70,6 @@ class CudaEngine final : public MotionEngine {
     }
     for (auto& e : staging_free_) e = std::make_unique<cuda::Event>();
     staging_next_ = 0;
-    staging_used_ = 0;
     inflight_.clear();
     for (auto& held : kept_) held.clear();
     ready_.clear();
@@ -186,22 +184,26 @@ class CudaEngine final : public MotionEngine {
     return {h.begin(), h.end()};
   }
 
+  std::size_t plane_bytes(const PlaneGeometry& g) const {
+    return static_cast<std::size_t>(g.w) * g.h * fmt_.bytes_per_sample();
+  }
+
   // Frames a launch takes: what fills the device for these planes (the luma plane is the
   // tallest), within kMaxRingBytes of samples for the ring, and never fewer than one group.
   int batch_frames(const std::vector<PlaneGeometry>& planes) const {
     int frames = 0;
     TP_CUDA(kernels::blur_row_sad_batch(planes.front().h, fmt_.bytes_per_sample(), &frames));
     std::size_t frame_bytes = 0;
-    for (const PlaneGeometry& g : planes) frame_bytes += static_cast<std::size_t>(g.w) * g.h * fmt_.bytes_per_sample();
+    for (const PlaneGeometry& g : planes) frame_bytes += plane_bytes(g);
     while (frames > kernels::kGroupFrames && kRing * frame_bytes * frames > kMaxRingBytes) frames -= kernels::kGroupFrames;
     return frames;
   }
 
   // The next pinned staging frame, once its last upload is done.
   int take_staging_frame() {
-    const int s = static_cast<int>(staging_next_++ % kStagingFrames);
-    if (staging_used_ > s) staging_free_[s]->sync();
-    else staging_used_ = s + 1;
+    const std::uint64_t n = staging_next_++;
+    const int s = static_cast<int>(n % kStagingFrames);
+    if (n >= kStagingFrames) staging_free_[s]->sync();  // used before: an upload was recorded
     return s;
   }
 
@@ -295,13 +297,12 @@ class CudaEngine final : public MotionEngine {
   Format fmt_{};
   Taps taps_{};
   bool add_scale1_ = false, keep_blurred_ = false;
-  int batch_ = kMaxBatch;
+  int batch_ = 1;  // set by init
   std::vector<Plane> planes_;
   std::unique_ptr<cuda::Stream> upload_, compute_;  // created in init, on the chosen device
   std::unique_ptr<cuda::Event> uploaded_[kRing], done_[kRing], start_[kRing], stop_[kRing];
   std::unique_ptr<cuda::Event> staging_free_[kStagingFrames];  // the last upload from each staging frame
-  unsigned staging_next_ = 0;
-  int staging_used_ = 0;  // staging frames used so far (each has a recorded upload)
+  std::uint64_t staging_next_ = 0;  // staging frames taken so far
   std::deque<Batch> inflight_;
   ReadyQueue<double> ready_;
   int staged_ = 0, prev_frames_ = 0;

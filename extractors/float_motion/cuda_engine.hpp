@@ -19,10 +19,10 @@ class CudaEngineBase : public MotionEngine {
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override;
   void submit(const PictureView& pic) override;
   // These engines upload each frame as it comes and wait for it: from page-locked frames that wait
-  // is a DMA alone, with no staging copy. (The batched `cuda` engines do not ask: several copy
-  // threads staging whole batches measured faster from a file on an H200, 421 ms against 522-540
-  // ms for 240 4K frames, than reading into page-locked frames, whose allocations contend with
-  // the engine's own CUDA calls.)
+  // is a DMA alone, with no staging copy. (The batched `cuda` engines do not ask: their own
+  // staging by several copy threads measured faster from a file on an H200, 421 ms against
+  // 522-540 ms for 240 4K frames, than reading into page-locked frames, whose allocations contend
+  // with the engine's own CUDA calls.)
   std::shared_ptr<HostMemory> frame_memory() const override { return cuda::page_locked_frames(ctx_.device); }
   std::optional<double> take(bool wait) override;
   std::optional<Probe> inspect(Stage s) const override;
