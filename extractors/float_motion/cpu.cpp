@@ -178,7 +178,7 @@ std::optional<Probe> CpuEngine::inspect(Stage stage) const {
   if (!ctx_.capture_stages || frames_ == 0) return std::nullopt;
   const unsigned cur = (frames_ - 1) & 1u;
   Probe p{std::string(stage_id(stage)), {}};
-  auto plane = [](std::string name, int w, int h, const std::vector<float>& v) {
+  auto plane = [](std::string name, int w, int h, const auto& v) {
     return ProbeArray{std::move(name), w, h, true, std::vector<double>(v.begin(), v.end())};
   };
   auto scalar = [](std::string name, float v) { return ProbeArray{std::move(name), 1, 1, true, {v}}; };

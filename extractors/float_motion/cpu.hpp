@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "extractors/float_motion/motion.hpp"
+#include "extractors/large_pages.hpp"
 #include "extractors/ready_queue.hpp"
 #include "extractors/row_bands.hpp"
 
@@ -42,8 +43,8 @@ class CpuEngine : public MotionEngine {
 
   struct PlaneState {
     PlaneGeometry g{};
-    std::vector<float> converted, vertical;
-    std::vector<float> blurred[2], down[2];  // [frame parity]
+    PlaneVector<float> converted, vertical;
+    PlaneVector<float> blurred[2], down[2];  // [frame parity]
     std::vector<float> rows, rows_down;      // row sums of the latest pair
     float total = 0, total_down = 0, score = 0;
   };

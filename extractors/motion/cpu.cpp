@@ -7,7 +7,7 @@ namespace twinproof::motion {
 void LumaRing::init(const Format& fmt, unsigned distance) {
   w_ = fmt.width;
   h_ = fmt.height;
-  slots_.assign(distance + 1, std::vector<std::uint16_t>(static_cast<std::size_t>(w_) * h_));
+  slots_.assign(distance + 1, PlaneVector<std::uint16_t>(static_cast<std::size_t>(w_) * h_));
 }
 
 void LumaRing::store(const PictureView& pic, unsigned index, int begin, int end) {

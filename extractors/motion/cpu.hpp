@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "extractors/large_pages.hpp"
 #include "extractors/motion/frame_loop.hpp"
 #include "extractors/row_bands.hpp"
 
@@ -22,7 +23,7 @@ class LumaRing {
 
  private:
   int w_ = 0, h_ = 0;
-  std::vector<std::vector<std::uint16_t>> slots_;
+  std::vector<PlaneVector<std::uint16_t>> slots_;
 };
 
 class CpuSadEngine : public SadEngine {
@@ -47,7 +48,7 @@ class CpuSadEngine : public SadEngine {
   LumaRing ring_;
   ReadyQueue<std::uint64_t> queue_;
   // Stages of the latest pair.
-  std::vector<std::int32_t> diff_, vertical_, horizontal_;
+  PlaneVector<std::int32_t> diff_, vertical_, horizontal_;
   std::vector<std::uint32_t> rows_;
   std::uint64_t total_ = 0;
   bool have_pair_ = false;

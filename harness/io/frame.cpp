@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "extractors/large_pages.hpp"
 #include "harness/errors.hpp"
 
 namespace twinproof {
@@ -68,8 +69,7 @@ void Frame::reset(const Format& fmt, const std::shared_ptr<HostMemory>& memory) 
   capacity_ = 0;
   memory_ = memory;
   if (off == 0) return;
-  data_ = memory_ ? memory_->allocate(off)
-                  : std::shared_ptr<std::uint8_t>(new std::uint8_t[off](), std::default_delete<std::uint8_t[]>());
+  data_ = memory_ ? memory_->allocate(off) : allocate_zeroed(off);
   capacity_ = off;
 }
 
