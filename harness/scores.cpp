@@ -87,8 +87,12 @@ ScoreTable run_extractor(Extractor& ex, FrameSource& input, const OptionList& op
   Frame frame;
   unsigned index = 0;
   std::optional<unsigned> first, last;
-  while (src.next(frame)) {
-    const unsigned t = run.first_label + index++;
+  for (;;) {
+    const unsigned t = run.first_label + index;
+    // Nothing after the range (and its look-ahead) is read, unless the source checks it all.
+    if (t > scored_last && !src.checks_at_end()) break;
+    if (!src.next(frame)) break;
+    ++index;
     if (t < run.range.first || t > scored_last) continue;
     if (!first) table.set_frames(t, 0);
     first = first.value_or(t);

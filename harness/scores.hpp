@@ -63,9 +63,10 @@ struct ReadPlan {
 };
 ReadPlan plan_reading(std::size_t frame_bytes, unsigned readers);
 
-// Streams `src` through a freshly initialised extractor; reads the whole source (so that a
-// verified source checks its hash) even when `range` ends earlier. Frames are labelled from
-// run.first_label; the table holds range.first .. range.last (or the last frame).
+// Streams `src` through a freshly initialised extractor; stops reading after `range` (and its
+// look-ahead frames), except that a source that checks_at_end() (a vector's pinned hash) is read
+// to the end. Frames are labelled from run.first_label; the table holds range.first ..
+// range.last (or the last frame).
 ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run = {});
 
 // One value that differs between two tables.

@@ -230,6 +230,14 @@ BOOST_AUTO_TEST_CASE(truncated_stream_leaves_no_partial_table) {
   test::write_file(dir / "cut.y4m", bytes);
   const auto r = run_cli({"score", (dir / "cut.y4m").string()});
   expect_refusal(r, {"cut.y4m", "frame 47", "truncated"});
+  // A range that ends before the damage stops reading there (its look-ahead frame included),
+  // and its scores are those of the whole clip.
+  const auto early = run_cli({"score", (dir / "cut.y4m").string(), "--frames", "40:45", "--json", "-"});
+  BOOST_TEST_REQUIRE(early.rc == 0, early.err);
+  const auto whole = run_cli({"score", (dir / "p.y4m").string(), "--frames", "40:45", "--json", "-"});
+  BOOST_TEST(nlohmann::json::parse(early.out)["frames"] == nlohmann::json::parse(whole.out)["frames"]);
+  // One frame more reaches it: frame 46's motion2 looks at frame 47.
+  expect_refusal(run_cli({"score", (dir / "cut.y4m").string(), "--frames", "40:46"}), {"cut.y4m", "frame 47", "truncated"});
 }
 
 BOOST_AUTO_TEST_CASE(goldens_check_ends_with_the_count_line) {

@@ -1,7 +1,9 @@
 // The generator against the check values of vectors/RECIPES.md, and the SHA-256 pin.
 #include <boost/test/unit_test.hpp>
 
+#include "extractors/registry.hpp"
 #include "harness/errors.hpp"
+#include "harness/scores.hpp"
 #include "harness/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
@@ -63,6 +65,14 @@ BOOST_AUTO_TEST_CASE(a_drifted_vector_is_refused_by_name) {
     BOOST_TEST(e.field() == "sha256");
     BOOST_TEST(std::string(e.what()).find("drifted") != std::string::npos);
   }
+  // A run whose range ends at the first frame still reads such a source to its end, so the
+  // drift is seen, not a score of frame 0.
+  auto ranged = verify_stream(generate(v), v.id, v.sha256, v.frames);
+  BOOST_TEST(ranged->checks_at_end());
+  auto ex = make_extractor(*find_backend("float_motion", "cpu"), ExtractorContext{});
+  RunOptions first_only;
+  first_only.range.last = 0;
+  BOOST_CHECK_THROW(run_extractor(*ex, *ranged, {}, first_only), InputError);
   VectorSpec shorter = Manifest::project().get("check_cb16x8");
   shorter.frames = 1;
   auto src2 = verify_stream(generate(shorter), shorter.id, shorter.sha256, 2);

@@ -75,6 +75,9 @@ class FrameSource {
   // Whether a read may wait without end (a pipe, a terminal): such a source is never read ahead,
   // as a reader blocked in it could not be stopped.
   virtual bool may_block() const { return false; }
+  // Whether the source checks something only once every frame is read (a vector's pinned hash):
+  // a run then reads it to the end even when its range of frames ends earlier.
+  virtual bool checks_at_end() const { return false; }
   // The number of frames when every frame lies at a known place of a regular file and the stream
   // has not been read yet: read_frame() may then fetch any of them, from several threads at once.
   virtual std::optional<unsigned> random_access() { return std::nullopt; }

@@ -38,6 +38,7 @@ class ReadAhead final : public FrameSource {
   const Format& format() const override { return format_; }
   const std::string& name() const override { return name_; }
   std::optional<unsigned> frames_left() const override;
+  bool checks_at_end() const override { return inner_.checks_at_end(); }
   bool next(Frame& f) override;
 
  private:

@@ -70,6 +70,7 @@ class VerifiedSource final : public FrameSource {
   const std::string& name() const override { return id_; }
   std::optional<unsigned> frames_left() const override { return frames_ > seen_ ? frames_ - seen_ : 0; }
   bool may_block() const override { return inner_->may_block(); }
+  bool checks_at_end() const override { return true; }
   bool next(Frame& f) override {
     if (!inner_->next(f)) {
       finish();
