@@ -26,13 +26,26 @@ RowBands::~RowBands() {
 
 int RowBands::bands_for(int rows, int min_rows) const {
   if (rows <= 0) return 0;
+  if (threads() == 1) return 1;
   const int by_size = std::max(1, rows / std::max(1, min_rows));
-  return std::min(static_cast<int>(threads()), by_size);
+  return std::min(static_cast<int>(threads()) * kBandsPerThread, by_size);
 }
 
 namespace {
 int band_begin(int rows, int bands, int b) { return static_cast<int>(static_cast<long long>(rows) * b / bands); }
 }  // namespace
+
+void RowBands::take_bands(int slot) {
+  for (int b = next_band_.fetch_add(1, std::memory_order_relaxed); b < bands_;
+       b = next_band_.fetch_add(1, std::memory_order_relaxed)) {
+    try {
+      (*job_)(slot, band_begin(rows_, bands_, b), band_begin(rows_, bands_, b + 1));
+    } catch (...) {
+      std::lock_guard guard(mu_);
+      if (!error_) error_ = std::current_exception();
+    }
+  }
+}
 
 void RowBands::run(int rows, const Band& band, int min_rows) {
   const int bands = bands_for(rows, min_rows);
@@ -46,42 +59,28 @@ void RowBands::run(int rows, const Band& band, int min_rows) {
     job_ = &band;
     rows_ = rows;
     bands_ = bands;
+    next_band_.store(0, std::memory_order_relaxed);
     pending_ = static_cast<unsigned>(workers_.size());
     error_ = nullptr;
     ++generation_;
   }
   start_.notify_all();
-  std::exception_ptr mine;
-  try {
-    band(0, 0, band_begin(rows, bands, 1));
-  } catch (...) {
-    mine = std::current_exception();
-  }
+  take_bands(0);
   std::unique_lock lock(mu_);
   done_.wait(lock, [this] { return pending_ == 0; });
   job_ = nullptr;
-  if (mine) std::rethrow_exception(mine);
   if (error_) std::rethrow_exception(error_);
 }
 
-void RowBands::work(int index) {
+void RowBands::work(int slot) {
   unsigned seen = 0;
   std::unique_lock lock(mu_);
   for (;;) {
     start_.wait(lock, [&] { return stop_ || generation_ != seen; });
     if (stop_) return;
     seen = generation_;
-    const Band* job = job_;
-    const int rows = rows_, bands = bands_;
     lock.unlock();
-    if (index < bands) {
-      try {
-        (*job)(index, band_begin(rows, bands, index), band_begin(rows, bands, index + 1));
-      } catch (...) {
-        std::lock_guard guard(mu_);
-        if (!error_) error_ = std::current_exception();
-      }
-    }
+    take_bands(slot);  // the job's fields were set under mu_ before generation_ changed
     lock.lock();
     if (--pending_ == 0) done_.notify_one();
   }

@@ -5,6 +5,7 @@
 // threads, and what combines rows (a plane total) stays sequential, after the bands.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -26,15 +27,24 @@ class RowBands {
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
   // Fewer rows than this per band cost a plane's passes more in hand-over than they save.
   static constexpr int kMinRows = 16;
-  // Calls band(index, begin, end) for each band of [0, rows) (band 0 on the caller's thread) and
-  // returns when every band is done; the first exception a band threw is rethrown. There are at
-  // most threads() bands, none shorter than `min_rows` unless there is only one.
-  using Band = std::function<void(int index, int begin, int end)>;
+  // Bands per thread: a plane is cut finer than one band per thread, and each thread takes the
+  // next band left when it is free, so a thread slowed by another process (or by the harness's
+  // own readers, on a machine with few cores) leaves its share to the others instead of holding
+  // every thread at the end of the plane.
+  static constexpr int kBandsPerThread = 4;
+  // Calls band(slot, begin, end) for each band of [0, rows) and returns when every band is done;
+  // the first exception a band threw is rethrown. `slot` is the thread's (0: the caller's, up to
+  // threads() - 1): a slot runs its bands one after another, so per-slot scratch is never shared.
+  // With one thread the whole range is one band; otherwise no band is shorter than `min_rows`
+  // unless there is only one.
+  using Band = std::function<void(int slot, int begin, int end)>;
   void run(int rows, const Band& band, int min_rows = kMinRows);
 
  private:
   int bands_for(int rows, int min_rows) const;
-  void work(int index);
+  // Runs the bands left of the current job on `slot`; the first exception is kept in error_.
+  void take_bands(int slot);
+  void work(int slot);
 
   std::vector<std::jthread> workers_;
   std::mutex mu_;
@@ -44,6 +54,7 @@ class RowBands {
   // The job of the current generation.
   const Band* job_ = nullptr;
   int rows_ = 0, bands_ = 0;
+  std::atomic<int> next_band_{0};
   unsigned pending_ = 0;
   std::exception_ptr error_;
 };
