@@ -1,11 +1,13 @@
 // Y4M and raw .yuv readers: formats, streaming, and every bad input refused with a clear error.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <deque>
 #include <thread>
 
+#include "extractors/large_pages.hpp"
 #include "harness/errors.hpp"
 #include "harness/io/read_ahead.hpp"
 #include "harness/scores.hpp"
@@ -367,6 +369,37 @@ BOOST_AUTO_TEST_CASE(a_fault_read_by_place_arrives_after_every_frame_before_it) 
   const InputError e = fault_after(ahead, 9);
   BOOST_TEST(e.field() == "frame 9 plane Y sample (3, 2)");
   BOOST_TEST(e.value() == "1024");
+}
+
+BOOST_AUTO_TEST_CASE(large_buffers_are_zeroed_and_aligned_for_huge_pages) {
+  // A 1080p 4:2:0 frame: its own mapping, starting on a 2 MiB boundary, all zeros, all writable.
+  const std::size_t frame = 1920 * 1080 * 3 / 2;
+  const auto bytes = allocate_zeroed(frame);
+  BOOST_TEST(reinterpret_cast<std::uintptr_t>(bytes.get()) % kLargeBufferBytes == 0u);
+  BOOST_TEST(std::all_of(bytes.get(), bytes.get() + frame, [](std::uint8_t b) { return b == 0; }));
+  std::memset(bytes.get(), 0xa5, frame);
+  BOOST_TEST(bytes.get()[frame - 1] == 0xa5);
+  // Below the threshold the heap serves, zeroed too.
+  const auto small = allocate_zeroed(4096);
+  BOOST_TEST(std::all_of(small.get(), small.get() + 4096, [](std::uint8_t b) { return b == 0; }));
+  // A plane vector keeps std::vector's value-initialisation either way, and its moves and swaps
+  // hand the same memory over.
+  PlaneVector<float> plane(1920 * 1080, 1.5f), other(16, 2.0f);
+  BOOST_TEST(reinterpret_cast<std::uintptr_t>(plane.data()) % kLargeBufferBytes == 0u);
+  BOOST_TEST(plane.back() == 1.5f);
+  const float* at = plane.data();
+  plane.swap(other);
+  BOOST_TEST(other.data() == at);
+  BOOST_TEST(plane.size() == 16u);
+  other.resize(4);  // shrinking keeps the mapping; clearing frees it with its own length
+  other.shrink_to_fit();
+  BOOST_TEST(other.size() == 4u);
+  BOOST_TEST(other[3] == 1.5f);
+  // A frame in ordinary memory reads as zeros before anything is read into it.
+  Frame f;
+  f.reset({1920, 1080, 8, Chroma::c420});
+  BOOST_TEST(f.size() == frame);
+  BOOST_TEST(std::all_of(f.bytes(), f.bytes() + f.size(), [](std::uint8_t b) { return b == 0; }));
 }
 
 BOOST_AUTO_TEST_CASE(frames_are_read_into_the_memory_a_backend_asks_for) {
