@@ -29,18 +29,18 @@ void* map_aligned(std::size_t length) {
 }  // namespace
 
 void* large_allocate(std::size_t bytes) {
-  if (bytes >= kLargeBufferBytes) return map_aligned(mapped_length(bytes));
+  if (kMapLargeBuffers && bytes >= kLargeBufferBytes) return map_aligned(mapped_length(bytes));
   return ::operator new(bytes);
 }
 
 void large_free(void* p, std::size_t bytes) noexcept {
   if (!p) return;
-  if (bytes >= kLargeBufferBytes) munmap(p, mapped_length(bytes));
+  if (kMapLargeBuffers && bytes >= kLargeBufferBytes) munmap(p, mapped_length(bytes));
   else ::operator delete(p, bytes);
 }
 
 std::shared_ptr<std::uint8_t> allocate_zeroed(std::size_t bytes) {
-  if (bytes >= kLargeBufferBytes)  // a fresh anonymous mapping reads as zeros: nothing to clear
+  if (kMapLargeBuffers && bytes >= kLargeBufferBytes)  // a fresh anonymous mapping reads as zeros: nothing to clear
     return {static_cast<std::uint8_t*>(large_allocate(bytes)), [bytes](std::uint8_t* p) { large_free(p, bytes); }};
   return {new std::uint8_t[bytes](), std::default_delete<std::uint8_t[]>()};
 }

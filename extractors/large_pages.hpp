@@ -15,6 +15,12 @@ namespace twinproof {
 // At and above this size a buffer is mapped on its own, aligned to and rounded up to whole huge
 // pages, and offered to the kernel for them (madvise). Below it, the ordinary heap serves.
 inline constexpr std::size_t kLargeBufferBytes = std::size_t{2} << 20;
+#if defined(__SANITIZE_ADDRESS__)
+// Under AddressSanitizer every buffer comes from the heap, where an overflow past a plane is caught.
+inline constexpr bool kMapLargeBuffers = false;
+#else
+inline constexpr bool kMapLargeBuffers = true;
+#endif
 
 // `bytes` zero-filled bytes; never null for bytes > 0. Throws std::bad_alloc when memory cannot be had.
 std::shared_ptr<std::uint8_t> allocate_zeroed(std::size_t bytes);
