@@ -36,7 +36,7 @@ void* large_allocate(std::size_t bytes) {
 void large_free(void* p, std::size_t bytes) noexcept {
   if (!p) return;
   if (kMapLargeBuffers && bytes >= kLargeBufferBytes) munmap(p, mapped_length(bytes));
-  else ::operator delete(p, bytes);
+  else ::operator delete(p);  // unsized: clang before 19 leaves sized deallocation off by default
 }
 
 std::shared_ptr<std::uint8_t> allocate_zeroed(std::size_t bytes) {
