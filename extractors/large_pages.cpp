@@ -1,11 +1,14 @@
 #include "extractors/large_pages.hpp"
 
-#include <cstdlib>
+#include <new>
 
 #include <sys/mman.h>
 
 namespace twinproof {
 namespace {
+
+// Whether a buffer of `bytes` gets a mapping of its own (else the heap serves it).
+bool mapped(std::size_t bytes) { return kMapLargeBuffers && bytes >= kLargeBufferBytes; }
 
 std::size_t mapped_length(std::size_t bytes) { return (bytes + kLargeBufferBytes - 1) / kLargeBufferBytes * kLargeBufferBytes; }
 
@@ -29,18 +32,18 @@ void* map_aligned(std::size_t length) {
 }  // namespace
 
 void* large_allocate(std::size_t bytes) {
-  if (kMapLargeBuffers && bytes >= kLargeBufferBytes) return map_aligned(mapped_length(bytes));
+  if (mapped(bytes)) return map_aligned(mapped_length(bytes));
   return ::operator new(bytes);
 }
 
 void large_free(void* p, std::size_t bytes) noexcept {
   if (!p) return;
-  if (kMapLargeBuffers && bytes >= kLargeBufferBytes) munmap(p, mapped_length(bytes));
+  if (mapped(bytes)) munmap(p, mapped_length(bytes));
   else ::operator delete(p);  // unsized: clang before 19 leaves sized deallocation off by default
 }
 
 std::shared_ptr<std::uint8_t> allocate_zeroed(std::size_t bytes) {
-  if (kMapLargeBuffers && bytes >= kLargeBufferBytes)  // a fresh anonymous mapping reads as zeros: nothing to clear
+  if (mapped(bytes))  // a fresh anonymous mapping reads as zeros: nothing to clear
     return {static_cast<std::uint8_t*>(large_allocate(bytes)), [bytes](std::uint8_t* p) { large_free(p, bytes); }};
   return {new std::uint8_t[bytes](), std::default_delete<std::uint8_t[]>()};
 }

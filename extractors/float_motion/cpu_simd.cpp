@@ -37,12 +37,12 @@ class CpuSimdEngine final : public CpuEngine {
                            s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
                            ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
     // The fused pass needs nothing from another band's output: one pass over the bands.
-    bands_.run(g.h, [&](int band, int begin, int end) {
+    bands_.run(g.h, [&](int slot, int begin, int end) {
       SimdPlaneJob mine = job;
       mine.first_row = begin;
       mine.end_row = end;
-      if (level_ == SimdLevel::avx512) fused_plane_avx512(mine, scratch_[band]);
-      else fused_plane_avx2(mine, scratch_[band]);
+      if (level_ == SimdLevel::avx512) fused_plane_avx512(mine, scratch_[slot]);
+      else fused_plane_avx2(mine, scratch_[slot]);
     });
   }
   void row_sums(const float* a, const float* b, int w, int h, float* out) override {
@@ -52,7 +52,7 @@ class CpuSimdEngine final : public CpuEngine {
 
  private:
   SimdLevel level_;
-  std::vector<std::vector<float>> scratch_;  // a ring of converted rows per band
+  std::vector<std::vector<float>> scratch_;  // a ring of converted rows per thread (RowBands slot)
 };
 
 }  // namespace

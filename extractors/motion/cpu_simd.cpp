@@ -24,17 +24,17 @@ class CpuSimdSadEngine final : public CpuSadEngine {
   std::uint64_t pair_total(const std::uint16_t* p, const std::uint16_t* c) override {
     if (level_ == SimdLevel::scalar) return CpuSadEngine::pair_total(p, c);
     // Bands of rows, each with its own row of V.
-    bands_.run(fmt_.height, [&](int band, int begin, int end) {
+    bands_.run(fmt_.height, [&](int slot, int begin, int end) {
       const SadJob job{p, c, fmt_.width, fmt_.height, fmt_.bitdepth, rows_.data(), begin, end};
-      if (level_ == SimdLevel::avx512) row_sums_avx512(job, scratch_[band]);
-      else row_sums_avx2(job, scratch_[band]);
+      if (level_ == SimdLevel::avx512) row_sums_avx512(job, scratch_[slot]);
+      else row_sums_avx2(job, scratch_[slot]);
     });
     return total_of_rows();
   }
 
  private:
   SimdLevel level_;
-  std::vector<std::vector<std::int32_t>> scratch_;  // a row of V per band
+  std::vector<std::vector<std::int32_t>> scratch_;  // a row of V per thread (RowBands slot)
 };
 
 }  // namespace
