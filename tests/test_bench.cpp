@@ -6,6 +6,7 @@
 #include "harness/bench_compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/io/frame.hpp"
+#include "harness/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -221,6 +222,54 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_rea
                                  "--compare", (dir / "slow.json").string()});
   BOOST_TEST(compared.rc == 0, compared.out + compared.err);
   BOOST_TEST(contains(compared.out, "faster"));
+}
+
+BOOST_AUTO_TEST_CASE(bench_from_file_times_an_exec_twins_program_alone_on_the_raw_file) {
+  // An exec twin that reads raw frames (as libvmaf's vmaf tool does) is handed the file itself and
+  // timed alone, beside cpu-simd's whole `score` processes; here the program is twinproof's own
+  // reference, so its scores are exact. A twin whose program fails is refused, and the run fails.
+  const TempDir dir;
+  write_file(dir / "clip.yuv", raw_clip({40, 24, 8, Chroma::c420}, 5,
+                                        [](unsigned t, int p, int x, int y) { return (t * 29 + p * 50 + x * 7 + y * 3) % 256; }));
+  const auto twin = [](const std::string& name, const std::string& program) {
+    return R"({"name": ")" + name + R"(", "features": ["float_motion"], "summary": "a raw-input twin", )" + program +
+           R"(, "options": ["--option", "{name}={value}"], "input": "yuv", "output": {"format": "json", "from": "file"},
+              "metrics": "twinproof", "timeout_s": 60})";
+  };
+  const std::string self = twin("raw-self", R"("executable": {"self": true}, "command": ["{exe}", "score", "{input}", "--width",
+      "{width}", "--height", "{height}", "--pixfmt", "{chroma}", "--bitdepth", "{bitdepth}", "--feature", "{feature}", "--backend",
+      "cpu", "{options}", "--json", "--output", "{output}"])");
+  const std::string broken = twin("raw-false", R"("executable": {"program": "sh"}, "command": ["{exe}", "-c", "echo no such luck >&2; exit 3", "{input}", "{output}"])");
+  write_file(dir / "twins.json", R"({"schema": 1, "twins": [)" + self + ", " + broken + "]}");
+  json table = json::parse(read_file(data_root() / "ci" / "calibration.json"));
+  for (const char* name : {"raw-self", "raw-false"})
+    table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", name}, {"mode", "exact"},
+                             {"reason", "test"}, {"provenance", {{"by", "test"}}}});
+  write_file(dir / "table.json", table.dump());
+  const auto bench = [&](const std::string& backends) {
+    return run_cli({"--twins", (dir / "twins.json").string(), "bench", "--from-file", (dir / "clip.yuv").string(), "--sizes",
+                    "40x24", "--feature", "float_motion", "--backends", backends, "--reps", "2", "--calibration",
+                    (dir / "table.json").string(), "--json", (dir / "out.json").string()});
+  };
+  const auto ran = bench("cpu-simd,raw-self");
+  BOOST_TEST_REQUIRE(ran.rc == 0, ran.out + ran.err);
+  BOOST_TEST(contains(ran.out, "raw-self: its program alone, reading the file itself"));
+  BOOST_TEST(contains(ran.out, "speed-up, whole run"));
+  const json j = json::parse(read_file(dir / "out.json"));
+  const json& rows = j["sizes"][0]["backends"];
+  BOOST_REQUIRE(rows.size() == 2u);
+  BOOST_TEST(rows[0]["timed"] == "whole twinproof score processes");
+  BOOST_TEST(rows[1]["backend"] == "raw-self");
+  BOOST_TEST(rows[1]["timed"] == "its program alone, on the file itself");
+  BOOST_TEST(rows[1]["rep_whole_ms"].size() == 2u);
+  BOOST_TEST(rows[1]["rep_prefix_ms"].size() == 2u);
+  BOOST_TEST(rows[1]["whole_ms"].get<double>() > 0.0);
+  BOOST_TEST(contains(rows[1]["judged"].get<std::string>(), "exact"));
+
+  const auto failed = bench("cpu-simd,raw-false");
+  BOOST_TEST(failed.rc == 1, failed.out + failed.err);
+  BOOST_TEST(contains(failed.out, "REFUSED: raw-false exited with status 3"));
+  BOOST_TEST(contains(failed.out, "no such luck"));
 }
 
 BOOST_AUTO_TEST_CASE(bench_from_file_refuses_what_it_cannot_judge) {

@@ -24,6 +24,19 @@
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof::cli {
+
+void print_speedups(std::string_view what, const std::vector<std::pair<std::string, double>>& times) {
+  if (times.size() < 2) return;
+  std::string head = fmt::format("{:<16}", fmt::format("speed-up, {}", what));
+  for (const auto& [name, ms] : times) head += fmt::format(" {:>14}", "vs " + name);
+  fmt::print("{}\n", head);
+  for (const auto& [name, ms] : times) {
+    std::string line = fmt::format("{:<16}", name);
+    for (const auto& [other, other_ms] : times) line += fmt::format(" {:>14.2f}", other_ms / ms);
+    fmt::print("{}\n", line);
+  }
+}
+
 namespace {
 using Clock = std::chrono::steady_clock;
 
@@ -231,20 +244,11 @@ int run_bench(const BenchArgs& a) {
                                          {"device_ms_per_frame", r.device_ms ? nlohmann::json(*r.device_ms) : nlohmann::json(nullptr)},
                                          {"judged", r.judged}});
     }
-    // Speed-up of each backend (row) over each other one (column): the other's time over its time.
     const auto ratios = [&](const char* what, auto time_of) {
-      std::vector<const Row*> timed;
+      std::vector<std::pair<std::string, double>> times;
       for (const Row& r : rows)
-        if (!r.refused && time_of(r)) timed.push_back(&r);
-      if (timed.size() < 2) return;
-      std::string head = fmt::format("{:<16}", std::string("speed-up, ") + what);
-      for (const Row* c : timed) head += fmt::format(" {:>14}", std::string("vs ") + std::string(c->b->name));
-      fmt::print("{}\n", head);
-      for (const Row* r : timed) {
-        std::string line = fmt::format("{:<16}", r->b->name);
-        for (const Row* c : timed) line += fmt::format(" {:>14.2f}", *time_of(*c) / *time_of(*r));
-        fmt::print("{}\n", line);
-      }
+        if (!r.refused && time_of(r)) times.emplace_back(std::string(r.b->name), *time_of(r));
+      print_speedups(what, times);
     };
     ratios("end to end", [](const Row& r) -> std::optional<double> { return r.frame_ms; });
     ratios("device", [](const Row& r) { return r.device_ms; });

@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "extractors/registry.hpp"
@@ -43,6 +45,10 @@ Size parse_size(const std::string& s);
 bool pinned_host_memory(const std::string& value);
 
 double median(std::vector<double> v);
+
+// Prints each backend's (row) speed-up over each other one (column): the other's time over its own.
+// Nothing for fewer than two.
+void print_speedups(std::string_view what, const std::vector<std::pair<std::string, double>>& times);
 
 // Prints this run's times over an earlier run's per size and backend; kExitFail when a backend is
 // slower beyond the noise both runs measured, or nothing could be compared.

@@ -3,6 +3,9 @@
 // writing the scores), side by side with the others, on the whole file and on its first two
 // frames (the fixed cost); the bound beside them is what no backend avoids: reading the file
 // with the same readers, measured in this process, plus starting the device for a device twin.
+// An exec twin whose program reads raw frames (libvmaf's `vmaf` tool) is given a raw file as it
+// is and timed alone: its program's whole process, nothing of twinproof's around it, which is how
+// `cpu-simd` is compared with libvmaf itself.
 // Every backend's scores are judged against the reference's first, as in the in-memory bench.
 #include <unistd.h>
 
@@ -21,6 +24,8 @@
 #include "harness/cli/input.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
+#include "harness/exec/twins_file.hpp"
+#include "harness/faults.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/io/read_ahead.hpp"
 #include "harness/paths.hpp"
@@ -120,6 +125,7 @@ ScoreTable judged_part(const Backend& b, const ScoreTable& expected, const Forma
 
 struct Timings {
   const Backend* b = nullptr;
+  bool program_alone = false;  // an exec twin's program, run on the file itself
   std::vector<double> whole_ms, prefix_ms;
   std::optional<std::string> refused;
   std::string judged;
@@ -127,10 +133,27 @@ struct Timings {
 
 class ScoreProcesses {
  public:
-  ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const fs::path& prefix, unsigned readers, unsigned threads,
-                 const fs::path& work)
-      : a_(a), clip_(clip), prefix_(prefix), readers_(readers), threads_(threads), work_(work),
+  ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const fs::path& prefix, unsigned prefix_frames, unsigned frames,
+                 const Format& format, unsigned readers, unsigned threads, const fs::path& work)
+      : a_(a), clip_(clip), prefix_(prefix), prefix_frames_(prefix_frames), frames_(frames), format_(format),
+        options_(parse_option_flags(a.options)), readers_(readers), threads_(threads), work_(work),
         self_(fs::canonical("/proc/self/exe")) {}
+
+  // An exec twin whose program reads raw frames, given the raw clip (or its prefix) as it is and
+  // timed alone; its scores into `scores`. nullopt: `b` is not such a twin, or the clip is a Y4M.
+  std::optional<std::variant<double, std::string>> run_program(const Backend& b, bool prefix, ScoreTable& scores) const {
+    if (!clip_.width) return std::nullopt;
+    try {
+      const auto ran = run_exec_twin_on_file(b, format_, options_, prefix ? prefix_ : fs::path(clip_.path),
+                                             prefix ? prefix_frames_ : frames_, scores);
+      if (!ran) return std::nullopt;
+      return ran->ms;
+    } catch (const Interrupted&) {
+      throw;
+    } catch (...) {
+      return classify_fault(std::current_exception()).text();
+    }
+  }
 
   // One whole process scoring the clip (or its prefix) with `b`, its scores in `json`; the
   // milliseconds it took, or why it failed.
@@ -174,6 +197,9 @@ class ScoreProcesses {
   const BenchArgs& a_;
   const InputArgs& clip_;
   const fs::path prefix_;
+  const unsigned prefix_frames_, frames_;
+  const Format format_;
+  const OptionList options_;
   const unsigned readers_, threads_;
   const fs::path work_;
   const fs::path self_;
@@ -221,7 +247,7 @@ int run_bench_from_file(const BenchArgs& a) {
   constexpr unsigned kPrefixFrames = 2;
   const fs::path prefix = work.path() / (clip.width ? "prefix.yuv" : "prefix.y4m");
   write_prefix(clip, kPrefixFrames, prefix);
-  const ScoreProcesses processes(a, clip, prefix, readers, threads, work.path());
+  const ScoreProcesses processes(a, clip, prefix, kPrefixFrames, frames, format, readers, threads, work.path());
 
   // The reference's scores, from a process of its own, judge every backend's.
   const auto expected_run = processes.run(reference, false, work.path() / "reference.json");
@@ -229,17 +255,30 @@ int run_bench_from_file(const BenchArgs& a) {
     throw InputError(clip.path, "reference", std::string(reference.name), "the reference could not score the file: " + *why);
   const ScoreTable expected = table_of(read_score_file((work.path() / "reference.json").string(), ScoreFileFormat::libvmaf_json));
 
+  // One timed run of a backend: its program alone where it can be, else a whole `score` process.
+  const auto run_once = [&](Timings& t, bool prefix, ScoreTable* scores) -> std::variant<double, std::string> {
+    ScoreTable ignored;
+    if (auto alone = processes.run_program(*t.b, prefix, scores ? *scores : ignored)) {
+      t.program_alone = true;
+      return *alone;
+    }
+    const fs::path json = work.path() / fmt::format("{}.json", t.b->name);
+    auto ran = processes.run(*t.b, prefix, json);
+    if (scores != nullptr && std::holds_alternative<double>(ran))
+      *scores = table_of(read_score_file(json.string(), ScoreFileFormat::libvmaf_json));
+    return ran;
+  };
   std::vector<Timings> rows;
   for (const Backend* b : chosen) {
     Timings t;
     t.b = b;
-    const fs::path json = work.path() / fmt::format("{}.json", b->name);
-    const auto warm = processes.run(*b, false, json);  // warm-up, and the check
+    ScoreTable scores;
+    const auto warm = run_once(t, false, &scores);  // warm-up, and the check
     if (const auto* why = std::get_if<std::string>(&warm)) {
       t.refused = *why;
     } else {
-      const Judgement j = judge_scores(table, reference, *b, a.device, judged_part(*b, expected, format, a.options),
-                                       table_of(read_score_file(json.string(), ScoreFileFormat::libvmaf_json)));
+      scores.set_frames(0, frames);
+      const Judgement j = judge_scores(table, reference, *b, a.device, judged_part(*b, expected, format, a.options), scores);
       if (j.refused) t.refused = j.why;
       t.judged = j.judged;
     }
@@ -249,9 +288,8 @@ int run_bench_from_file(const BenchArgs& a) {
   for (unsigned r = 0; r < a.reps; ++r)
     for (Timings& t : rows) {
       if (t.refused) continue;
-      const fs::path json = work.path() / fmt::format("{}.json", t.b->name);
       for (const bool is_prefix : {false, true}) {
-        const auto ran = processes.run(*t.b, is_prefix, json);
+        const auto ran = run_once(t, is_prefix, nullptr);
         if (const auto* why = std::get_if<std::string>(&ran)) {
           t.refused = *why;
           break;
@@ -266,7 +304,7 @@ int run_bench_from_file(const BenchArgs& a) {
     return s;
   }();
   fmt::print("{} from {}: {}, {} frames ({:.0f} MB){}; {} reader(s) into {} memory, CPU backends on {}; median of {} whole "
-             "`score` processes each after a warm-up, the file in the page cache\n",
+             "processes each (`twinproof score`, or an exec twin's program) after a warm-up, the file in the page cache\n",
              feature.name, clip.path, describe(format), frames, file_bytes / 1e6,
              option_text.empty() ? std::string() : ", options" + option_text, readers, a.host_memory,
              threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", threads), a.reps);
@@ -314,8 +352,18 @@ int run_bench_from_file(const BenchArgs& a) {
                                        {"marginal_ms_per_frame", per_frame},
                                        {"bound_ms", bound},
                                        {"x_bound", whole / bound},
+                                       {"timed", t.program_alone ? "its program alone, on the file itself" : "whole twinproof score processes"},
                                        {"judged", t.judged}});
   }
+  for (const Timings& t : rows)
+    if (t.program_alone && !t.refused)
+      fmt::print("{}: its program alone, reading the file itself ({}), not a `twinproof score` process\n",
+                 t.b->name, t.b->origin);
+  // Speed-up of each backend (row) over each other one (column), whole runs.
+  std::vector<std::pair<std::string, double>> whole_times;
+  for (const Timings& t : rows)
+    if (!t.refused) whole_times.emplace_back(std::string(t.b->name), median(t.whole_ms));
+  print_speedups("whole run", whole_times);
   nlohmann::json option_map = nlohmann::json::object();
   for (const auto& [k, v] : parse_option_flags(a.options)) option_map[k] = v;
   const nlohmann::json report = {{"environment", environment_fingerprint()},

@@ -3,6 +3,7 @@
 // appends frames; flush runs the program, reads its score file and emits the scores under the
 // frames' labels. Every way that can go wrong is a fault with the program's words, never a pass.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -94,6 +95,16 @@ class ExecTwin final : public Extractor {
     if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
 
+  // Before init: the program is to read `file` itself, a raw file holding exactly `frames` frames
+  // of the format init will be given, instead of a copy that extract would write (no extract).
+  void hand_over(const fs::path& file, unsigned frames) {
+    handed_over_ = fs::absolute(file);
+    frames_ = frames;
+  }
+
+  // The wall time of the program's last run, its whole process: what bench reports for it.
+  double program_ms() const { return program_ms_; }
+
   void init(const Format& fmt, const OptionList& options) override {
     const ExecTwinSpec& s = *spec_;
     const auto reason = [&](const std::string& what) {
@@ -128,12 +139,19 @@ class ExecTwin final : public Extractor {
     std::string folder = (fs::temp_directory_path() / "twinproof-exec-XXXXXX").string();
     if (::mkdtemp(folder.data()) == nullptr) throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
     dir_ = folder;
+    if (!handed_over_.empty()) {
+      if (s.input != ExecTwinSpec::Input::yuv)
+        throw BackendUnavailable("input", "y4m", fmt::format("{} ({}) reads a .y4m file, not the raw file {}", s.name, s.file, handed_over_.string()));
+      input_ = handed_over_;
+      return;
+    }
     input_ = dir_ / (s.input == ExecTwinSpec::Input::y4m ? "input.y4m" : "input.yuv");
     writer_ = s.input == ExecTwinSpec::Input::y4m ? create_y4m_writer(input_.string(), fmt) : create_raw_writer(input_.string());
     frame_.reset(fmt);
   }
 
   void extract(const PictureView& pic, unsigned frame, ScoreSink&) override {
+    if (!handed_over_.empty()) throw std::logic_error("exec twin: frames given to a twin that reads its file itself");
     if (frames_ == 0) first_label_ = frame;
     for (int p = 0; p < fmt_.planes(); ++p) {
       const PlaneSize ps = stored_plane_size(fmt_, p);
@@ -147,7 +165,7 @@ class ExecTwin final : public Extractor {
 
   void flush(ScoreSink& sink) override {
     const ExecTwinSpec& s = *spec_;
-    writer_->close();
+    if (writer_) writer_->close();
     const fs::path output = dir_ / fmt::format("scores.{}", s.output == ScoreFileFormat::ffmpeg_vmafmotion ? "txt" : to_string(s.output));
     argv_ = expand(s.command, output);
     identify();
@@ -157,7 +175,9 @@ class ExecTwin final : public Extractor {
     run.stdout_file = s.output_on_stdout ? output : dir_ / "stdout.txt";
     run.stderr_file = dir_ / "stderr.txt";
     run.timeout_s = s.timeout_s;
+    const auto started = std::chrono::steady_clock::now();
     const ToolExit done = run_tool(run);
+    program_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (done.interrupted_by) throw Interrupted{done.interrupted_by};
     if (done.timed_out)
       throw TimeoutError(fmt::format("{} ran past its timeout of {} s ({}): {}", s.name, s.timeout_s, s.file, shell_words(argv_)));
@@ -339,6 +359,8 @@ class ExecTwin final : public Extractor {
   std::vector<std::string> metrics_;
   bool reference_refuses_ = false;  // then keys are named as for the default options when the given ones do not parse
   fs::path exe_, dir_, input_;
+  fs::path handed_over_;  // the file the program reads itself (hand_over), else empty
+  double program_ms_ = 0;
   std::unique_ptr<FrameWriter> writer_;
   Frame frame_;
   unsigned frames_ = 0, first_label_ = 0;
@@ -358,6 +380,25 @@ std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> sp
   return std::make_unique<ExecTwin>(std::move(spec), feature_or_throw(feature), ctx);
 }
 
+namespace {
+// The spec behind each registered exec twin backend, for run_exec_twin_on_file.
+std::map<const Backend*, std::shared_ptr<const ExecTwinSpec>>& registered_specs() {
+  static std::map<const Backend*, std::shared_ptr<const ExecTwinSpec>> m;
+  return m;
+}
+}  // namespace
+
+std::optional<ProgramRun> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
+                                                const fs::path& raw_file, unsigned frames, ScoreSink& sink) {
+  const auto found = registered_specs().find(&b);
+  if (found == registered_specs().end() || found->second->input != ExecTwinSpec::Input::yuv) return std::nullopt;
+  ExecTwin twin(found->second, feature_or_throw(b.feature), ExtractorContext{});
+  twin.hand_over(raw_file, frames);
+  twin.init(fmt, options);
+  twin.flush(sink);
+  return ProgramRun{twin.program_ms(), twin.provenance()};
+}
+
 void register_exec_twins(const std::vector<fs::path>& files) {
   const std::vector<fs::path> shipped = shipped_twins_files();
   for (const fs::path& file : files)
@@ -373,7 +414,7 @@ void register_exec_twins(const std::vector<fs::path>& files) {
         b.kind = spec->kind;
         b.availability = [spec] { return exec_twin_availability(*spec); };
         b.make = [spec, feature_name](const ExtractorContext& ctx) { return make_exec_twin(spec, feature_name, ctx); };
-        register_backend(std::move(b));
+        registered_specs()[&register_backend(std::move(b))] = spec;
       }
     }
 }
