@@ -10,16 +10,22 @@
 // the ticket for the next launch: no memset and no copy-back per batch.
 //
 // Every value is the contract's exact integer (extractors/motion/arithmetic.hpp):
-//  - differences are formed two to a 32-bit word with a bias B per lane (p - c + B stays in
-//    [1, 2B - 1], so no lane borrows from the next); the vertical pass is linear and its taps sum
-//    to 65536, so it sees the bias as 65536 * B and takes it back in its rounding constant;
+//  - 8 bit: the differences and the vertical pass run on the FP32 pipe (the integer pipe, half as
+//    wide on this hardware, is what bounds the kernel). Every value there is an integer below
+//    2^24 in magnitude, so each half and single precision operation is exact, and the pass's
+//    floor is one multiply-add rounded toward minus infinity (vertical_fp32);
+//  - 10 and 12 bit: differences are formed two to a 32-bit word with a bias B per lane (p - c + B
+//    stays in [1, 2B - 1], so no lane borrows from the next); the vertical pass is linear and its
+//    taps sum to 65536, so it sees the bias as 65536 * B and takes it back in its rounding constant;
 //  - the taps are symmetric, so a pass is g0*(x0+x4) + g1*(x1+x3) + g2*x2: three products;
-//  - 8- to 12-bit vertical sums fit int32 (|a| <= 65536 * 4095 < 2^31, with the bias < 2^29);
-//    16-bit vertical sums and every horizontal sum (|b| up to 65535 * 65536) split the taps into
-//    bytes, which keeps every partial sum in int32 (taps_round16);
+//  - 10- and 12-bit vertical sums fit int32 (|a| <= 65536 * 4095 < 2^31, with the bias < 2^29);
+//    16-bit vertical sums and every horizontal sum (|b| up to 65535 * 65536 + 2^15, one bit more
+//    than int32 holds) are rounded by round16, which halves the sum first (g1 and g2 are even);
 //  - row sums are unsigned 32-bit sums and the total a 64-bit sum: integer sums, any order.
 #include <algorithm>
 #include <type_traits>
+
+#include <cuda_fp16.h>
 
 #include "extractors/motion/arithmetic.hpp"
 #include "kernels/motion/kernels.hpp"
@@ -43,27 +49,73 @@ struct Depth {
   using Sample = std::conditional_t<Bitdepth == 8, std::uint8_t, std::uint16_t>;
 };
 
-// floor((g (x) x + 2^15) / 2^16) for five values |x| < 2^17, exact in int32 although the sum
-// reaches 65535 * 65536: each tap is split into bytes, g = 256*gh + gl, so the sum is 256*H + L
-// with |H| < 2^25, |L| < 2^26; with L + 2^15 = 256*q + r, 0 <= r < 256,
-// floor((256*(H + q) + r) / 2^16) = floor((H + q) / 2^8). (Three 64-bit multiply-adds issue fewer
-// instructions but were slower on an H200: PERFORMANCE.md.)
-__device__ __forceinline__ int taps_round16(int x0, int x1, int x2, int x3, int x4) {
-  constexpr int gh0 = g0 >> 8, gl0 = g0 & 255, gh1 = g1 >> 8, gl1 = g1 & 255, gh2 = g2 >> 8, gl2 = g2 & 255;
-  const int s0 = x0 + x4, s1 = x1 + x3;
-  const int hi = gh0 * s0 + gh1 * s1 + gh2 * x2;
-  const int lo = gl0 * s0 + gl1 * s1 + gl2 * x2;
-  return (hi + ((lo + 32768) >> 8)) >> 8;
+// floor((g (x) x + 2^15) / 2^16) for five values |x| <= 65535, in int32 although the sum b
+// reaches 65535 * 65536 + 2^15 > 2^31. g1 and g2 are even, so b = f + 2e with f = g0*(x0+x4) + 2^15
+// and e = (g1/2)*(x1+x3) + (g2/2)*x2; writing f = 2m + r (r in {0, 1}),
+// floor(b / 2^16) = floor((m + e + r/2) / 2^15) = floor((m + e) / 2^15), since m + e is an integer
+// and r/2 cannot carry it past a multiple of 2^15. |m + e| <= 2147467264 < 2^31.
+//
+// The inputs may carry a bias (the 8-bit vertical pass hands over its values' float bits). It is
+// never taken off a value: the sums run modulo 2^32, f's constant takes back what the bias adds to
+// f, and, since f is halved, twice what it adds to e (kept small by the choice of kMagic, so that
+// f still fits before the halving). Each sum then lands on its true value, which fits in int32.
+template <unsigned Bias = 0>
+__device__ __forceinline__ int round16(int x0, int x1, int x2, int x3, int x4) {
+  constexpr unsigned e_bias = (g1 + g2 / 2) * Bias;  // what the biases add to e, modulo 2^32
+  constexpr long long e_bias_signed = static_cast<int>(e_bias);
+  static_assert(static_cast<long long>(g0) * 2 * 65535 + 32768 + 2 * (e_bias_signed < 0 ? -e_bias_signed : e_bias_signed) < 0x7fffffffLL,
+                "f minus twice e's bias must fit in int32");
+  constexpr unsigned f_add = 32768u - 2u * g0 * Bias - 2u * e_bias;
+  const auto u = [](int x) { return static_cast<unsigned>(x); };
+  const int f = static_cast<int>(g0 * (u(x0) + u(x4)) + f_add);  // g0*(x0+x4) + 2^15 - 2*e_bias
+  const int m = f >> 1;                                            // floor(f_true / 2) - e_bias
+  return static_cast<int>(u(m) + (g1 / 2) * (u(x1) + u(x3)) + (g2 / 2) * u(x2)) >> 15;
+}
+static_assert(g1 % 2 == 0 && g2 % 2 == 0);
+static_assert((static_cast<long long>(g0) * 2 * 65535 + 32768) / 2 + (g1 / 2) * 2LL * 65535 + (g2 / 2) * 65535LL <= 0x7fffffffLL);
+static_assert((-static_cast<long long>(g0) * 2 * 65535 + 32768 - 1) / 2 - (g1 / 2) * 2LL * 65535 - (g2 / 2) * 65535LL >= -0x80000000LL);
+
+// 8 bit, on the FP32 pipe, with the taps scaled by 2^-8 (exact: g < 2^15). d = p - c is an
+// integer in [-255, 255], so every product and partial sum below is a multiple of 2^-8 of
+// magnitude at most 65280.5: 24 significant bits, exact in binary32, and no operation rounds (so
+// their order is free). floor(x) of the last one is an addition onto kMagic rounded toward minus
+// infinity, where floats are spaced 1 apart: the result's bits are kMagicBits + floor(x). No fused
+// multiply-add: the device contract forbids them in every kernel, exact or not.
+// kMagic is 1.5 * 2^23 moved down by 47262, which leaves round16<kMagicBits> a bias of only 17402
+// to take back (see there); any value within [2^23 + 65280, 2^24 - 65280] floors exactly.
+constexpr int kMagicInt = (3 << 22) - 47262;
+constexpr float kMagic = static_cast<float>(kMagicInt);
+constexpr unsigned kMagicBits = 0x4B000000u + static_cast<unsigned>(kMagicInt - (1 << 23));  // exponent 23, then the fraction
+static_assert(kMagicInt - 65280 >= (1 << 23) && kMagicInt + 65280 < (1 << 24));
+static_assert(static_cast<long long>(g0 + g1 + g2 + g1 + g0) * 255 + 128 < (1 << 24));  // 2^8 * |x| < 2^24
+__device__ __forceinline__ int vertical_fp32(float d0, float d1, float d2, float d3, float d4) {
+  constexpr float t0 = g0 / 256.0f, t1 = g1 / 256.0f, t2 = g2 / 256.0f;
+  float x = __fmul_rn(t2, d2);
+  x = __fadd_rn(x, __fmul_rn(t0, __fadd_rn(d0, d4)));
+  x = __fadd_rn(x, __fmul_rn(t1, __fadd_rn(d1, d3)));
+  x = __fadd_rn(x, 0.5f);  // + 128 / 2^8
+  return __float_as_int(__fadd_rd(x, kMagic));
 }
 
-// The vertical pass of five biased differences at this depth.
+// What the vertical pass hands the horizontal pass: its values plus this bias.
 template <int Bitdepth>
-__device__ __forceinline__ int vertical(int d0, int d1, int d2, int d3, int d4) {
-  if constexpr (Bitdepth == 16) {
-    return taps_round16(d0, d1, d2, d3, d4);  // no bias: 16-bit differences fill a 16-bit lane
+constexpr unsigned kVerticalBias = Bitdepth == 8 ? kMagicBits : 0u;
+
+// The differences a lane keeps for the vertical pass: floats at 8 bit, biased integers above.
+template <int Bitdepth>
+using Diff = std::conditional_t<Bitdepth == 8, float, int>;
+
+// The vertical pass of five differences at this depth.
+template <int Bitdepth>
+__device__ __forceinline__ int vertical(Diff<Bitdepth> d0, Diff<Bitdepth> d1, Diff<Bitdepth> d2, Diff<Bitdepth> d3,
+                                        Diff<Bitdepth> d4) {
+  if constexpr (Bitdepth == 8) {
+    return vertical_fp32(d0, d1, d2, d3, d4);
+  } else if constexpr (Bitdepth == 16) {
+    return round16(d0, d1, d2, d3, d4);  // no bias: 16-bit differences fill a 16-bit lane
   } else {
-    constexpr int bias = Bitdepth == 8 ? 256 : 4096;  // of the packed differences (see differences())
-    constexpr int round = Bitdepth == 8 ? 128 : 1 << (Bitdepth - 1), shift = Bitdepth == 8 ? 8 : Bitdepth;
+    constexpr int bias = 4096;  // of the packed differences (see differences())
+    constexpr int round = 1 << (Bitdepth - 1), shift = Bitdepth;
     constexpr int add = round - (bias << 16);  // the taps sum to 65536: the bias adds 65536 * bias
     return (g0 * (d0 + d4) + g1 * (d1 + d3) + g2 * d2 + add) >> shift;
   }
@@ -115,18 +167,22 @@ __device__ __forceinline__ void mirror_in_place(Words<Bitdepth, N>& x, const uns
   for (int q = 0; q < n; ++q) x.w[q] = __byte_perm(lo, hi, sel[q]);
 }
 
-// d[k] = P - C (earlier minus later) + bias, for the lane's N columns.
+// d[k] = P - C (earlier minus later), for the lane's N columns: exact floats at 8 bit, integers
+// with a bias per 16-bit lane at 10 and 12 bit, plain integers at 16 bit.
 template <int Bitdepth, int N>
-__device__ __forceinline__ void differences(const Words<Bitdepth, N>& p, const Words<Bitdepth, N>& c, int (&d)[N]) {
+__device__ __forceinline__ void differences(const Words<Bitdepth, N>& p, const Words<Bitdepth, N>& c, Diff<Bitdepth> (&d)[N]) {
 #pragma unroll
   for (int k = 0; k < Words<Bitdepth, N>::kCount; ++k) {
-    if constexpr (Bitdepth == 8) {  // bytes 0 and 2, then 1 and 3, as 16-bit lanes; bias 256
-      const unsigned even = __byte_perm(p.w[k], 0, 0x4240) - __byte_perm(c.w[k], 0, 0x4240) + 0x01000100u;
-      const unsigned odd = __byte_perm(p.w[k], 0, 0x4341) - __byte_perm(c.w[k], 0, 0x4341) + 0x01000100u;
-      d[4 * k] = static_cast<int>(even & 0xffffu);
-      d[4 * k + 1] = static_cast<int>(odd & 0xffffu);
-      d[4 * k + 2] = static_cast<int>(even >> 16);
-      d[4 * k + 3] = static_cast<int>(odd >> 16);
+    if constexpr (Bitdepth == 8) {
+      // Each byte x goes under the half-precision bits 0x64, which read as 1024 + x; one
+      // two-lane half subtraction gives two exact differences, widened to float.
+      constexpr unsigned kHalf1024 = 0x64646464u;
+      const auto half2_of = [](unsigned bits) { return *reinterpret_cast<const __half2*>(&bits); };
+      const float2 lo = __half22float2(__hsub2(half2_of(__byte_perm(p.w[k], kHalf1024, 0x5140)),
+                                               half2_of(__byte_perm(c.w[k], kHalf1024, 0x5140))));
+      const float2 hi = __half22float2(__hsub2(half2_of(__byte_perm(p.w[k], kHalf1024, 0x7362)),
+                                               half2_of(__byte_perm(c.w[k], kHalf1024, 0x7362))));
+      d[4 * k] = lo.x, d[4 * k + 1] = lo.y, d[4 * k + 2] = hi.x, d[4 * k + 3] = hi.y;
     } else if constexpr (Bitdepth <= 12) {  // two 16-bit samples a word; bias 4096
       const unsigned both = p.w[k] - c.w[k] + 0x10001000u;
       d[2 * k] = static_cast<int>(both & 0xffffu);
@@ -191,7 +247,7 @@ __device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P,
   // Vector loads run a group of rows ahead of the arithmetic; sample loads (2N a row) are issued
   // with their group only, or they would hold too many registers.
   constexpr bool ahead = Mode != Cols::kScalar;
-  int d[kLoads][N];
+  Diff<Bitdepth> d[kLoads][N];
   if constexpr (ahead) {
 #pragma unroll
     for (int k = 0; k < kGroup; ++k) load(k);
@@ -216,7 +272,7 @@ __device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P,
       v[N + 2] = __shfl_down_sync(0xffffffffu, v[2], 1);
       v[N + 3] = __shfl_down_sync(0xffffffffu, v[3], 1);
 #pragma unroll
-      for (int q = 0; q < N; ++q) part[r] += take[q] * static_cast<unsigned>(abs(taps_round16(v[q], v[q + 1], v[q + 2], v[q + 3], v[q + 4])));
+      for (int q = 0; q < N; ++q) part[r] += take[q] * static_cast<unsigned>(abs(round16<kVerticalBias<Bitdepth>>(v[q], v[q + 1], v[q + 2], v[q + 3], v[q + 4])));
     }
   }
 }
