@@ -228,20 +228,33 @@ __device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P,
     }
   }
   W p[kLoads], c[kLoads];
+  // Inner rows are consecutive and loaded in order, so a lane's vectors of the next row are w
+  // samples past the last ones: one pointer step a frame and row, not a multiply and the adds of
+  // a fresh 64-bit address.
+  using Sample = typename Depth<Bitdepth>::Sample;
+  const Sample* next_p = P + static_cast<unsigned>(InnerRows ? i0 - 2 : 0) * static_cast<unsigned>(w) + src;
+  const Sample* next_c = C + (next_p - P);
   auto load = [&](int k) {
-    const int i = i0 - 2 + k;
-    const int row = InnerRows ? i : mirror(min(i, h + 1), h);  // rows past the picture feed no output
-    const unsigned at = static_cast<unsigned>(row) * static_cast<unsigned>(w);
-    if constexpr (Mode == Cols::kScalar) {
-      load_samples<Bitdepth, N>(P + at, col, p[k]);
-      load_samples<Bitdepth, N>(C + at, col, c[k]);
+    if constexpr (InnerRows && Mode != Cols::kScalar) {
+      load_vector<Bitdepth, N>(next_p, p[k]);
+      load_vector<Bitdepth, N>(next_c, c[k]);
+      next_p += w;
+      next_c += w;
     } else {
-      load_vector<Bitdepth, N>(P + at + src, p[k]);
-      load_vector<Bitdepth, N>(C + at + src, c[k]);
-      if constexpr (Mode == Cols::kEdge) {
-        mirror_in_place<Bitdepth, N>(p[k], sel);
-        mirror_in_place<Bitdepth, N>(c[k], sel);
+      const int i = i0 - 2 + k;
+      const int row = InnerRows ? i : mirror(min(i, h + 1), h);  // rows past the picture feed no output
+      const unsigned at = static_cast<unsigned>(row) * static_cast<unsigned>(w);
+      if constexpr (Mode == Cols::kScalar) {
+        load_samples<Bitdepth, N>(P + at, col, p[k]);
+        load_samples<Bitdepth, N>(C + at, col, c[k]);
+      } else {
+        load_vector<Bitdepth, N>(P + at + src, p[k]);
+        load_vector<Bitdepth, N>(C + at + src, c[k]);
       }
+    }
+    if constexpr (Mode == Cols::kEdge) {
+      mirror_in_place<Bitdepth, N>(p[k], sel);
+      mirror_in_place<Bitdepth, N>(c[k], sel);
     }
   };
   // Vector loads run a group of rows ahead of the arithmetic; sample loads (2N a row) are issued
@@ -271,8 +284,17 @@ __device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P,
       v[1] = __shfl_up_sync(0xffffffffu, v[N + 1], 1);
       v[N + 2] = __shfl_down_sync(0xffffffffu, v[2], 1);
       v[N + 3] = __shfl_down_sync(0xffffffffu, v[3], 1);
+      unsigned x[N];
 #pragma unroll
-      for (int q = 0; q < N; ++q) part[r] += take[q] * static_cast<unsigned>(abs(round16<kVerticalBias<Bitdepth>>(v[q], v[q + 1], v[q + 2], v[q + 3], v[q + 4])));
+      for (int q = 0; q < N; ++q) x[q] = static_cast<unsigned>(abs(round16<kVerticalBias<Bitdepth>>(v[q], v[q + 1], v[q + 2], v[q + 3], v[q + 4])));
+      if constexpr (Mode == Cols::kInner && N == 4) {
+        // An inner strip masks whole pairs of columns (lane 0's first two, lane 31's last two):
+        // two masked adds a row instead of one a column.
+        part[r] += take[0] * (x[0] + x[1]) + take[2] * (x[2] + x[3]);
+      } else {
+#pragma unroll
+        for (int q = 0; q < N; ++q) part[r] += take[q] * x[q];
+      }
     }
   }
 }
