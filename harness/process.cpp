@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Waits for a child to end, for at most `longest`, waking the moment it does: its pidfd (Linux
-// 5.3 and later) becomes readable when it exits. Without one, sleeps in steps that grow from 1 to
+// Waits a while for a child to end, waking the moment it does: its pidfd (Linux 5.3 and later)
+// becomes readable when it exits. Without one, sleeps in steps that grow from 1 to
 // 20 ms. A timed run (bench) must not read a child's end up to a polling step late.
 class ChildWaiter {
  public:

@@ -144,10 +144,10 @@ class ScoreProcesses {
   std::optional<std::variant<double, std::string>> run_program(const Backend& b, bool prefix, ScoreTable& scores) const {
     if (!clip_.width) return std::nullopt;
     try {
-      const auto ran = run_exec_twin_on_file(b, format_, options_, prefix ? prefix_ : fs::path(clip_.path),
-                                             prefix ? prefix_frames_ : frames_, scores);
-      if (!ran) return std::nullopt;
-      return ran->ms;
+      const auto ms = run_exec_twin_on_file(b, format_, options_, prefix ? prefix_ : fs::path(clip_.path),
+                                            prefix ? prefix_frames_ : frames_, scores);
+      if (!ms) return std::nullopt;
+      return *ms;
     } catch (const Interrupted&) {
       throw;
     } catch (...) {
@@ -321,6 +321,7 @@ int run_bench_from_file(const BenchArgs& a) {
                                 {"device_startup_ms", startup_ms > 0 ? nlohmann::json(startup_ms) : nlohmann::json(nullptr)},
                                 {"backends", nlohmann::json::array()}};
   int rc = kExitPass;
+  std::vector<std::pair<std::string, double>> whole_times;  // the speed-up table's, of the timed backends
   for (const Timings& t : rows) {
     if (t.refused) {
       rc = kExitFail;
@@ -329,6 +330,7 @@ int run_bench_from_file(const BenchArgs& a) {
       continue;
     }
     const double whole = median(t.whole_ms), prefix_whole = median(t.prefix_ms);
+    whole_times.emplace_back(std::string(t.b->name), whole);
     const double per_frame = (whole - prefix_whole) / (frames - kPrefixFrames);
     const double fixed = prefix_whole - kPrefixFrames * per_frame;
     // What cannot be avoided: reading, and for a device twin starting the device.
@@ -359,10 +361,6 @@ int run_bench_from_file(const BenchArgs& a) {
     if (t.program_alone && !t.refused)
       fmt::print("{}: its program alone, reading the file itself ({}), not a `twinproof score` process\n",
                  t.b->name, t.b->origin);
-  // Speed-up of each backend (row) over each other one (column), whole runs.
-  std::vector<std::pair<std::string, double>> whole_times;
-  for (const Timings& t : rows)
-    if (!t.refused) whole_times.emplace_back(std::string(t.b->name), median(t.whole_ms));
   print_speedups("whole run", whole_times);
   nlohmann::json option_map = nlohmann::json::object();
   for (const auto& [k, v] : parse_option_flags(a.options)) option_map[k] = v;

@@ -95,8 +95,9 @@ class ExecTwin final : public Extractor {
     if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
 
-  // Before init: the program is to read `file` itself, a raw file holding exactly `frames` frames
-  // of the format init will be given, instead of a copy that extract would write (no extract).
+  // Before init, for a twin whose program reads raw frames: the program is to read `file` itself,
+  // a raw file holding exactly `frames` frames of the format init will be given, instead of a
+  // copy that extract would write (no extract).
   void hand_over(const fs::path& file, unsigned frames) {
     handed_over_ = fs::absolute(file);
     frames_ = frames;
@@ -139,9 +140,7 @@ class ExecTwin final : public Extractor {
     std::string folder = (fs::temp_directory_path() / "twinproof-exec-XXXXXX").string();
     if (::mkdtemp(folder.data()) == nullptr) throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
     dir_ = folder;
-    if (!handed_over_.empty()) {
-      if (s.input != ExecTwinSpec::Input::yuv)
-        throw BackendUnavailable("input", "y4m", fmt::format("{} ({}) reads a .y4m file, not the raw file {}", s.name, s.file, handed_over_.string()));
+    if (!handed_over_.empty()) {  // a raw file: run_exec_twin_on_file hands over only to twins reading raw frames
       input_ = handed_over_;
       return;
     }
@@ -388,7 +387,7 @@ std::map<const Backend*, std::shared_ptr<const ExecTwinSpec>>& registered_specs(
 }
 }  // namespace
 
-std::optional<ProgramRun> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
+std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
                                                 const fs::path& raw_file, unsigned frames, ScoreSink& sink) {
   const auto found = registered_specs().find(&b);
   if (found == registered_specs().end() || found->second->input != ExecTwinSpec::Input::yuv) return std::nullopt;
@@ -396,7 +395,7 @@ std::optional<ProgramRun> run_exec_twin_on_file(const Backend& b, const Format& 
   twin.hand_over(raw_file, frames);
   twin.init(fmt, options);
   twin.flush(sink);
-  return ProgramRun{twin.program_ms(), twin.provenance()};
+  return twin.program_ms();
 }
 
 void register_exec_twins(const std::vector<fs::path>& files) {

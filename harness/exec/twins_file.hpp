@@ -62,16 +62,12 @@ Availability exec_twin_availability(const ExecTwinSpec& spec);
 std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> spec, std::string_view feature,
                                           const ExtractorContext& ctx);
 
-// An exec twin run by bench on a raw file that the program reads as it is (no copy): its whole
-// process's wall time, and what ran.
-struct ProgramRun {
-  double ms = 0;
-  std::vector<std::pair<std::string, std::string>> provenance;
-};
 // Runs the registered exec twin backend `b` on `raw_file`, which holds exactly `frames` frames of
-// `fmt`, its scores into `sink`. nullopt when `b` is not an exec twin that reads raw frames; the
-// twin's faults (refusal, exit status, timeout, missing metric) are thrown as in any run.
-std::optional<ProgramRun> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
+// `fmt` and which its program reads as it is (no copy), its scores into `sink`; returns the wall
+// time in ms of the program's whole process (what bench reports). nullopt when `b` is not an exec
+// twin that reads raw frames; the twin's faults (refusal, exit status, timeout, missing metric)
+// are thrown as in any run.
+std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
                                                 const std::filesystem::path& raw_file, unsigned frames, ScoreSink& sink);
 
 // Registers each twin of the files as a backend of each of its features (UsageError for a name

@@ -10,10 +10,10 @@
 // the ticket for the next launch: no memset and no copy-back per batch.
 //
 // Every value is the contract's exact integer (extractors/motion/arithmetic.hpp):
-//  - 8 bit: the differences and the vertical pass run on the FP32 pipe (the integer pipe, half as
-//    wide on this hardware, is what bounds the kernel). Every value there is an integer below
-//    2^24 in magnitude, so each half and single precision operation is exact, and the pass's
-//    floor is one multiply-add rounded toward minus infinity (vertical_fp32);
+//  - 8 bit: the differences and the vertical pass run on the FP32 pipe, beside the integer work
+//    of the horizontal pass. Every value there is a multiple of 2^-8 below 2^16 in magnitude, so
+//    each half and single precision operation is exact, and the pass's floor is one addition
+//    rounded toward minus infinity (vertical_fp32);
 //  - 10 and 12 bit: differences are formed two to a 32-bit word with a bias B per lane (p - c + B
 //    stays in [1, 2B - 1], so no lane borrows from the next); the vertical pass is linear and its
 //    taps sum to 65536, so it sees the bias as 65536 * B and takes it back in its rounding constant;
