@@ -31,8 +31,27 @@ struct SimdPlaneJob {
   int first_row = 0, end_row = 0;  // the output rows to compute, [first_row, end_row) of h
 };
 
+// Consecutive frames of one plane in one pass: each band blurs row i of every frame of the batch
+// before row i + 1, and adds each pair's row SADs while both frames' blurred rows are in cache.
+// Only the last frame's blurred plane goes to memory (the next batch's `previous`): the fp32
+// plane's trip through memory, 8 of a sample's 9 bytes at 8 bits, is paid once a batch.
+inline constexpr int kMaxBatchFrames = 4;
+struct SimdBatchJob {
+  const std::uint8_t* samples[kMaxBatchFrames];  // first sample of the plane, per frame
+  std::ptrdiff_t stride[kMaxBatchFrames];        // bytes per row, per frame
+  int frames;                                    // 1 to kMaxBatchFrames
+  int bitdepth, w, h;
+  Taps taps;
+  const float* previous;  // the blurred plane of the frame before the batch, or nullptr (none)
+  float* last_blurred;    // w x h out: the batch's last frame blurred
+  float* row_sums;        // h out per pair, pairs in frame order (the first pairs with `previous`)
+  int first_row = 0, end_row = 0;  // the output rows to compute, [first_row, end_row) of h
+};
+
 void fused_plane_avx2(const SimdPlaneJob& job, std::vector<float>& scratch);
 void fused_plane_avx512(const SimdPlaneJob& job, std::vector<float>& scratch);
+void fused_batch_avx2(const SimdBatchJob& job, std::vector<float>& scratch);
+void fused_batch_avx512(const SimdBatchJob& job, std::vector<float>& scratch);
 // Row SADs of `rows` rows, 8 rows per vector, each row added left to right (AVX2).
 void row_sums_avx2(const float* a, const float* b, int w, int rows, float* out);
 
