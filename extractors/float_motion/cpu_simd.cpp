@@ -70,10 +70,20 @@ class CpuSimdEngine final : public CpuEngine {
       return;
     }
     const PlaneGeometry& g = s.g;
-    const SimdPlaneJob job{pic.data[g.plane], pic.stride[g.plane], pic.fmt.bitdepth, g.w, g.h, taps_,
-                           s.blurred[cur].data(), pair ? s.blurred[prev].data() : nullptr, s.rows.data(),
-                           ctx_.capture_stages ? s.converted.data() : nullptr, ctx_.capture_stages ? s.vertical.data() : nullptr};
-    run_bands(job, fused_plane_avx512, fused_plane_avx2);
+    SimdBatchJob job{};
+    job.samples[0] = pic.data[g.plane];
+    job.stride[0] = pic.stride[g.plane];
+    job.frames = 1;
+    job.bitdepth = pic.fmt.bitdepth;
+    job.w = g.w;
+    job.h = g.h;
+    job.taps = taps_;
+    job.previous = pair ? s.blurred[prev].data() : nullptr;
+    job.last_blurred = s.blurred[cur].data();
+    job.row_sums = s.rows.data();
+    job.converted = ctx_.capture_stages ? s.converted.data() : nullptr;
+    job.vertical = ctx_.capture_stages ? s.vertical.data() : nullptr;
+    run_bands(job);
   }
   void row_sums(const float* a, const float* b, int w, int h, float* out) override {
     if (level_ == SimdLevel::scalar) CpuEngine::row_sums(a, b, w, h, out);
@@ -83,13 +93,13 @@ class CpuSimdEngine final : public CpuEngine {
  private:
   // A fused job over the bands of its plane's rows, at this engine's level. A fused pass needs
   // nothing from another band's output: one pass over the bands.
-  template <class Job>
-  void run_bands(const Job& job, void (*avx512)(const Job&, std::vector<float>&), void (*avx2)(const Job&, std::vector<float>&)) {
+  void run_bands(const SimdBatchJob& job) {
     bands_.run(job.h, [&](int slot, int begin, int end) {
-      Job mine = job;
+      SimdBatchJob mine = job;
       mine.first_row = begin;
       mine.end_row = end;
-      (level_ == SimdLevel::avx512 ? avx512 : avx2)(mine, scratch_[slot]);
+      if (level_ == SimdLevel::avx512) fused_batch_avx512(mine, scratch_[slot]);
+      else fused_batch_avx2(mine, scratch_[slot]);
     });
   }
 
@@ -116,7 +126,7 @@ class CpuSimdEngine final : public CpuEngine {
       job.previous = has_previous ? s.blurred[last_].data() : nullptr;
       job.last_blurred = s.blurred[last_ ^ 1u].data();
       job.row_sums = batch_rows_.data();
-      run_bands(job, fused_batch_avx512, fused_batch_avx2);
+      run_bands(job);
       for (int p = 0; p < pairs; ++p) {
         const std::span<const float> rows(batch_rows_.data() + static_cast<std::size_t>(g.h) * p, static_cast<std::size_t>(g.h));
         pair_scores_[p] += static_cast<double>(plane_score(score_from_row_sums(rows, g.w), 0.0f, false));

@@ -17,24 +17,11 @@ using ::twinproof::detected_simd_level;
 using ::twinproof::simd_level;
 using ::twinproof::to_string;
 
-// One plane of one frame for the fused kernels.
-struct SimdPlaneJob {
-  const std::uint8_t* samples;  // first sample of the plane
-  std::ptrdiff_t stride;        // bytes per row
-  int bitdepth, w, h;
-  Taps taps;
-  float* blurred;               // w x h out
-  const float* previous;        // the previous frame's blurred plane, or nullptr (first frame)
-  float* row_sums;              // h out (when previous)
-  float* converted;             // w x h out for stage capture, or nullptr
-  float* vertical;              // w x h out for stage capture, or nullptr
-  int first_row = 0, end_row = 0;  // the output rows to compute, [first_row, end_row) of h
-};
-
-// Consecutive frames of one plane in one pass: each band blurs row i of every frame of the batch
-// before row i + 1, and adds each pair's row SADs while both frames' blurred rows are in cache.
-// Only the last frame's blurred plane goes to memory (the next batch's `previous`): the fp32
-// plane's trip through memory, 8 of a sample's 9 bytes at 8 bits, is paid once a batch.
+// One plane of consecutive frames for the fused kernels, in one pass: each band blurs row i of
+// every frame of the batch before row i + 1, and adds each pair's row SADs while both frames'
+// blurred rows are in cache. Only the last frame's blurred plane goes to memory (the next
+// batch's `previous`): the fp32 plane's trip through memory, 8 of a sample's 9 bytes at 8 bits,
+// is paid once a batch. A batch of one frame is the frame-by-frame pass stage capture uses.
 inline constexpr int kMaxBatchFrames = 4;
 struct SimdBatchJob {
   const std::uint8_t* samples[kMaxBatchFrames];  // first sample of the plane, per frame
@@ -45,11 +32,11 @@ struct SimdBatchJob {
   const float* previous;  // the blurred plane of the frame before the batch, or nullptr (none)
   float* last_blurred;    // w x h out: the batch's last frame blurred
   float* row_sums;        // h out per pair, pairs in frame order (the first pairs with `previous`)
+  float* converted;       // w x h out for stage capture (a batch of one frame), or nullptr
+  float* vertical;        // w x h out for stage capture (a batch of one frame), or nullptr
   int first_row = 0, end_row = 0;  // the output rows to compute, [first_row, end_row) of h
 };
 
-void fused_plane_avx2(const SimdPlaneJob& job, std::vector<float>& scratch);
-void fused_plane_avx512(const SimdPlaneJob& job, std::vector<float>& scratch);
 void fused_batch_avx2(const SimdBatchJob& job, std::vector<float>& scratch);
 void fused_batch_avx512(const SimdBatchJob& job, std::vector<float>& scratch);
 // Row SADs of `rows` rows, 8 rows per vector, each row added left to right (AVX2).

@@ -81,6 +81,5 @@ void row_sums_avx2(const float* a, const float* b, int w, int rows, float* out) 
 #include "extractors/float_motion/cpu_simd_kernels.inc"
 
 namespace twinproof::float_motion {
-void fused_plane_avx2(const SimdPlaneJob& job, std::vector<float>& scratch) { fused_plane_dispatch(job, scratch); }
 void fused_batch_avx2(const SimdBatchJob& job, std::vector<float>& scratch) { fused_batch_dispatch(job, scratch); }
 }  // namespace twinproof::float_motion
