@@ -181,6 +181,9 @@ class Extractor {
   virtual std::optional<Probe> inspect(std::string_view /*stage*/) const { return std::nullopt; }
   // Where frames are best read for this backend (after init); nullptr: ordinary memory serves.
   virtual std::shared_ptr<HostMemory> frame_memory() const { return nullptr; }
+  // How many leading planes of each picture this configuration reads (after init: 1 is luma
+  // alone). A caller may leave the other planes unread; the pictures then have null pointers there.
+  virtual int planes_read() const { return 3; }
   // Device time spent computing (CUDA events around the kernels), for device backends.
   virtual std::optional<double> device_ms() const { return std::nullopt; }
   // What ran, for the record, when it is not twinproof's own code: the command line, the

@@ -79,6 +79,7 @@ ScoreTable run_extractor(Extractor& ex, FrameSource& input, const OptionList& op
   }
   FrameSource& src = ahead ? *ahead : input;
   ex.init(src.format(), options);
+  if (ahead) ahead->read_leading_planes(ex.planes_read());
   if (ahead && run.backend_memory)
     if (auto memory = ex.frame_memory()) ahead->use_memory(std::move(memory));
   ScoreTable table;

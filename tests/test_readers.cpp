@@ -354,6 +354,107 @@ BOOST_AUTO_TEST_CASE(several_readers_fetch_frames_by_place_and_hand_them_over_in
   BOOST_TEST(!src->random_access().has_value());
 }
 
+BOOST_AUTO_TEST_CASE(a_frame_may_be_read_in_its_luma_alone_where_no_check_is_lost) {
+  // 8-bit 4:2:0, 5 distinct frames, as raw, plain Y4M (read by place) and Y4M with a frame
+  // parameter (read in order): luma alone is read, the chroma bytes are left as they were, the
+  // stream still advances by whole frames, and a view shows no chroma.
+  TempDir dir;
+  const Format fmt{13, 7, 8, Chroma::c420};
+  const std::vector<std::string> frames =
+      write_raw_clip(dir / "a.yuv", fmt, 5, [](unsigned t, int p, int x, int y) { return (t * 37 + p * 71 + x * 5 + y * 11) % 256; });
+  const std::size_t luma = 13 * 7;
+  write_file(dir / "a.y4m", y4m("W13 H7", frames));
+  std::string params = y4m("W13 H7", {});
+  for (unsigned t = 0; t < 5; ++t) params += (t == 2 ? "FRAME Ixyz\n" : "FRAME\n") + frames[t];
+  write_file(dir / "params.y4m", params);
+  for (const auto& [file, raw] : {std::pair<std::string, std::optional<Format>>{"a.yuv", fmt}, {"a.y4m", std::nullopt}, {"params.y4m", std::nullopt}}) {
+    BOOST_TEST_CONTEXT(file) {
+      for (const bool by_place : {false, true}) {
+        auto src = open_input((dir / file).string(), raw);
+        const std::optional<unsigned> count = by_place ? src->random_access() : std::nullopt;
+        if (by_place && !count) continue;  // a frame parameter: read in order only
+        for (unsigned t = 0; t < 5; ++t) {
+          Frame f;
+          f.reset(fmt);
+          std::memset(f.bytes(), 0xA5, f.size());
+          f.read_leading_planes(1);
+          if (by_place) src->read_frame(t, f);
+          else BOOST_REQUIRE(src->next(f));
+          BOOST_TEST(f.planes_read() == 1);
+          BOOST_TEST(f.read_size() == luma);
+          const std::string got = bytes_of(f);
+          BOOST_TEST(got.substr(0, luma) == frames[t].substr(0, luma), "frame " << t);
+          BOOST_TEST(got.substr(luma) == std::string(f.size() - luma, '\xA5'), "frame " << t << ": chroma was read");
+          const PictureView v = f.view();
+          BOOST_TEST((v.data[0] == f.bytes() && v.data[1] == nullptr && v.data[2] == nullptr));
+        }
+        if (!by_place) {
+          Frame f;
+          f.read_leading_planes(1);
+          BOOST_TEST(!src->next(f));
+        }
+      }
+    }
+  }
+  // A frame that ends inside the chroma it does not read is still truncated.
+  write_file(dir / "t.y4m", y4m("W13 H7", {frames[0], frames[1].substr(0, luma + 3)}));
+  {
+    auto src = open_input((dir / "t.y4m").string(), std::nullopt);
+    Frame f;
+    f.read_leading_planes(1);
+    BOOST_REQUIRE(src->next(f));
+    try {
+      (void)src->next(f);
+      BOOST_FAIL("a frame cut inside its chroma was accepted");
+    } catch (const InputError& e) {
+      BOOST_TEST(e.field() == "frame 1");
+      BOOST_TEST(e.value() == std::to_string(luma + 3) + " of " + std::to_string(f.size()) + " bytes");
+    }
+  }
+  // A copy reads like its source; a writer needs every plane.
+  Frame partial;
+  partial.reset(fmt);
+  partial.read_leading_planes(1);
+  const Frame copy = partial;
+  BOOST_TEST(copy.planes_read() == 1);
+  BOOST_CHECK_THROW(create_raw_writer((dir / "w.yuv").string())->write(copy), std::logic_error);
+  // At 10 and 12 bits every plane is still read: each sample read is checked against the depth.
+  const Format deep{4, 2, 10, Chroma::c444};
+  const Frame bad = test::make_frame(deep, [](int p, int x, int y) { return p == 2 && x == 1 && y == 0 ? 1023u + 9 : 512u; });
+  write_file(dir / "d.yuv", std::string(reinterpret_cast<const char*>(bad.bytes()), bad.size()));
+  auto src = open_yuv((dir / "d.yuv").string(), deep);
+  Frame f;
+  f.read_leading_planes(1);
+  try {
+    (void)src->next(f);
+    BOOST_FAIL("a 10-bit chroma sample above the depth was accepted when luma alone was asked for");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.field() == "frame 0 plane V sample (1, 0)");
+  }
+  BOOST_TEST(f.planes_read() == 3);
+}
+
+BOOST_AUTO_TEST_CASE(read_ahead_reads_luma_alone_once_asked) {
+  // Frames claimed after read_leading_planes(1) are read in their luma alone (the ring's first
+  // frames may already be whole); every frame's luma arrives, in order.
+  TempDir dir;
+  const Format fmt{16, 8, 16, Chroma::c422};
+  const std::vector<std::string> frames =
+      write_raw_clip(dir / "a.yuv", fmt, 12, [](unsigned t, int p, int x, int y) { return (t * 4099 + p * 977 + x * 31 + y * 7) % 65536; });
+  const std::size_t luma = 16 * 8 * 2;
+  auto src = open_input((dir / "a.yuv").string(), fmt);
+  ReadAhead ahead(*src, 3, 2);
+  ahead.read_leading_planes(1);
+  Frame f;
+  for (unsigned t = 0; t < 12; ++t) {
+    BOOST_REQUIRE(ahead.next(f));
+    BOOST_TEST(bytes_of(f).substr(0, luma) == frames[t].substr(0, luma), "frame " << t);
+    if (t >= 3) BOOST_TEST(f.view().data[1] == nullptr, "frame " << t);
+    if (f.planes_read() == 3) BOOST_TEST(bytes_of(f) == frames[t], "frame " << t);
+  }
+  BOOST_TEST(!ahead.next(f));
+}
+
 BOOST_AUTO_TEST_CASE(a_fault_read_by_place_arrives_after_every_frame_before_it) {
   // Frame 9 of 16 holds a 10-bit sample of 1024: four readers have read frames past it, yet the
   // caller gets frames 0 to 8 and then the fault, naming the frame and the sample.

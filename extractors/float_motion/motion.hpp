@@ -60,6 +60,7 @@ class MotionExtractor final : public Extractor {
   std::optional<Probe> inspect(std::string_view stage) const override;
   std::optional<double> device_ms() const override { return engine_->device_ms(); }
   std::shared_ptr<HostMemory> frame_memory() const override { return engine_->frame_memory(); }
+  int planes_read() const override { return opts_.add_uv ? 3 : 1; }
 
  private:
   void emit(ScoreSink& sink, const char* metric, unsigned index, double v);

@@ -46,6 +46,7 @@ class IntegerMotionExtractor final : public Extractor {
   std::optional<Probe> inspect(std::string_view stage) const override;
   std::optional<double> device_ms() const override { return engine_->device_ms(); }
   std::shared_ptr<HostMemory> frame_memory() const override { return engine_->frame_memory(); }
+  int planes_read() const override { return 1; }  // luma alone: the contract never reads chroma
 
  private:
   void emit(ScoreSink& sink, const char* metric, unsigned t, double v);

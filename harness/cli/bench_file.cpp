@@ -83,12 +83,14 @@ std::vector<std::string> geometry_flags(const InputArgs& in) {
           "--bitdepth", std::to_string(*in.bitdepth)};
 }
 
-// Reads every frame as `score` does (the same readers and ring, ordinary memory) and counts them.
-double read_all(const InputArgs& in, unsigned readers, unsigned& frames) {
+// Reads every frame as `score` does (the same readers and ring, ordinary memory, the planes the
+// feature reads) and counts them.
+double read_all(const InputArgs& in, unsigned readers, int planes, unsigned& frames) {
   const auto t0 = Clock::now();
   auto src = open_cli_input(in);
   const ReadPlan plan = plan_reading(frame_bytes(src->format(), src->name()), readers);
   ReadAhead ahead(*src, plan.depth, plan.readers);
+  ahead.read_leading_planes(planes);
   Frame f;
   frames = 0;
   while (ahead.next(f)) ++frames;
@@ -233,15 +235,27 @@ int run_bench_from_file(const BenchArgs& a) {
     auto src = open_cli_input(clip);
     format = src->format();
   }
+  // The planes `score` reads for this configuration; the read bound reads the same.
+  const int planes = [&] {
+    const auto ex = reference.make(ExtractorContext{});
+    ex->init(format, parse_option_flags(a.options));
+    return ex->planes_read();
+  }();
 
   // The read bound: the file read through by this process, in the page cache after the first read.
   unsigned frames = 0;
-  read_all(clip, readers, frames);
+  read_all(clip, readers, planes, frames);
   if (frames < 3) throw InputError(clip.path, "frames", std::to_string(frames), "bench --from-file needs at least 3 frames");
   std::vector<double> read_ms;
-  for (unsigned r = 0; r < a.reps; ++r) read_ms.push_back(read_all(clip, readers, frames));
+  for (unsigned r = 0; r < a.reps; ++r) read_ms.push_back(read_all(clip, readers, planes, frames));
   const double read_bound = median(read_ms);
   const double file_bytes = static_cast<double>(frame_bytes(format, clip.path)) * frames;
+  const double read_bytes = [&] {
+    Frame shape;
+    shape.reset(format);
+    shape.read_leading_planes(planes);
+    return static_cast<double>(shape.read_size()) * frames;
+  }();
 
   WorkFolder work;
   constexpr unsigned kPrefixFrames = 2;
@@ -308,8 +322,9 @@ int run_bench_from_file(const BenchArgs& a) {
              feature.name, clip.path, describe(format), frames, file_bytes / 1e6,
              option_text.empty() ? std::string() : ", options" + option_text, readers, a.host_memory,
              threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", threads), a.reps);
-  fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read the file with {} reader(s) in this process\n",
-             read_bound, read_bound / frames, file_bytes / (read_bound * 1e6), readers);
+  fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read the file with {} reader(s) in this process{}\n",
+             read_bound, read_bound / frames, read_bytes / (read_bound * 1e6), readers,
+             read_bytes < file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", read_bytes / 1e6) : "");
   if (startup_ms > 0) fmt::print("device start-up: {:.1f} ms (driver initialisation and context creation, device {})\n", startup_ms, a.device);
   fmt::print("{:<16} {:>10} {:>10} {:>10} {:>9} {:>8} {:>9}  {}\n", "backend", "whole ms", "fixed ms", "ms/frame", "fps",
              "x bound", "spread", "judged against " + std::string(feature.reference));
@@ -317,6 +332,7 @@ int run_bench_from_file(const BenchArgs& a) {
                                 {"frames", frames},
                                 {"reps", a.reps},
                                 {"read_ms", read_bound},
+                                {"read_bytes", read_bytes},
                                 {"rep_read_ms", read_ms},
                                 {"device_startup_ms", startup_ms > 0 ? nlohmann::json(startup_ms) : nlohmann::json(nullptr)},
                                 {"backends", nlohmann::json::array()}};

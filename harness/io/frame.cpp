@@ -1,10 +1,12 @@
 #include "harness/io/frame.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -73,12 +75,19 @@ void Frame::reset(const Format& fmt, const std::shared_ptr<HostMemory>& memory) 
   capacity_ = off;
 }
 
+int Frame::planes_read() const {
+  const int all = fmt_.planes();
+  if (fmt_.bitdepth == 10 || fmt_.bitdepth == 12) return all;  // check_sample_range reads every plane
+  return std::clamp(wanted_planes_, 1, all);
+}
+
 Frame::Frame(const Frame& o) { *this = o; }
 
 Frame& Frame::operator=(const Frame& o) {
   if (this == &o) return *this;
   reset(o.fmt_, nullptr);
-  if (size() > 0) std::memcpy(bytes(), o.bytes(), size());
+  wanted_planes_ = o.wanted_planes_;
+  if (size() > 0) std::memcpy(bytes(), o.bytes(), read_size());
   return *this;
 }
 
@@ -86,7 +95,7 @@ PictureView Frame::view() const {
   PictureView v;
   v.fmt = fmt_;
   v.keep = data_;
-  for (int p = 0; p < fmt_.planes(); ++p) {
+  for (int p = 0; p < planes_read(); ++p) {
     v.data[p] = data_.get() + offset_[p];
     v.stride[p] = static_cast<std::ptrdiff_t>(stored_plane_size(fmt_, p).w) * fmt_.bytes_per_sample();
   }
@@ -98,7 +107,7 @@ void check_sample_range(const Frame& f, const std::string& file, unsigned frame_
   if (bpc == 8 || bpc == 16) return;
   const std::uint16_t limit = static_cast<std::uint16_t>(1u << bpc);
   static const char* const names[] = {"Y", "U", "V"};
-  for (int p = 0; p < f.format().planes(); ++p) {
+  for (int p = 0; p < f.planes_read(); ++p) {
     const auto* s = reinterpret_cast<const std::uint16_t*>(f.bytes() + f.plane_offset(p));
     const std::size_t n = f.plane_size(p) / 2;
     std::uint16_t worst = 0;
@@ -141,6 +150,30 @@ std::size_t InputFile::read(void* dst, std::size_t n) {
   const std::size_t got = std::fread(dst, 1, n, f_);
   if (got < n && std::ferror(f_)) throw InputError(path_, "file", path_, std::string("read failed: ") + std::strerror(errno));
   return got;
+}
+
+std::size_t InputFile::skip(std::size_t n) {
+  if (n == 0) return 0;
+  if (const long at = regular_size() ? std::ftell(f_) : -1; at >= 0) {
+    const std::size_t passed = held_at(static_cast<std::uint64_t>(at), n);
+    if (std::fseek(f_, static_cast<long>(passed), SEEK_CUR) != 0)
+      throw InputError(path_, "file", path_, std::string("seek failed: ") + std::strerror(errno));
+    return passed;
+  }
+  std::vector<std::uint8_t> sink(std::min<std::size_t>(n, std::size_t{1} << 16));
+  std::size_t passed = 0;
+  while (passed < n) {
+    const std::size_t got = read(sink.data(), std::min(sink.size(), n - passed));
+    passed += got;
+    if (got == 0) break;
+  }
+  return passed;
+}
+
+std::size_t InputFile::held_at(std::uint64_t offset, std::size_t n) const {
+  const auto size = regular_size();
+  if (!size) return n;
+  return *size <= offset ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(n, *size - offset));
 }
 
 std::size_t InputFile::read_at(void* dst, std::size_t n, std::uint64_t offset) const {
@@ -188,10 +221,18 @@ class FileWriter {
   std::FILE* f_ = nullptr;
 };
 
+// A frame's bytes for a writer, which needs every plane.
+const std::uint8_t* whole(const Frame& f) {
+  if (f.planes_read() != f.format().planes())
+    throw std::logic_error(fmt::format("a frame read without its last {} plane(s) cannot be written out",
+                                       f.format().planes() - f.planes_read()));
+  return f.bytes();
+}
+
 class RawWriter final : public FrameWriter {
  public:
   explicit RawWriter(const std::string& path) : out_(path) {}
-  void write(const Frame& f) override { out_.put(f.bytes(), f.size()); }
+  void write(const Frame& f) override { out_.put(whole(f), f.size()); }
   void close() override { out_.close(); }
 
  private:
@@ -205,7 +246,7 @@ class Y4mWriter final : public FrameWriter {
   }
   void write(const Frame& f) override {
     out_.put("FRAME\n");
-    out_.put(f.bytes(), f.size());
+    out_.put(whole(f), f.size());
   }
   void close() override { out_.close(); }
 

@@ -41,6 +41,14 @@ class Frame {
   // frame already uses; reset(fmt, memory) moves them to `memory` (nullptr: ordinary memory).
   void reset(const Format& fmt);
   void reset(const Format& fmt, const std::shared_ptr<HostMemory>& memory);
+  // Readers fill only the leading `planes` planes (1: luma alone) of this frame from now on, when
+  // that loses no check: at 10 and 12 bits every plane is still read, since each sample read is
+  // checked against the bit depth. A plane not read holds whatever the buffer held before, and
+  // views show it as absent (a null pointer). Kept across reset(); a copy reads like its source.
+  void read_leading_planes(int planes) { wanted_planes_ = planes; }
+  // How many leading planes readers fill, and their bytes.
+  int planes_read() const;
+  std::size_t read_size() const { return offset_[planes_read()]; }
   const Format& format() const { return fmt_; }
   std::uint8_t* bytes() { return data_.get(); }
   const std::uint8_t* bytes() const { return data_.get(); }
@@ -58,9 +66,10 @@ class Frame {
   std::size_t capacity_ = 0;
   std::shared_ptr<HostMemory> memory_;  // where data_ came from; nullptr: ordinary memory
   std::size_t offset_[4] = {0, 0, 0, 0};
+  int wanted_planes_ = 3;  // read_leading_planes
 };
 
-// Checks that every sample of a 10- or 12-bit frame is below 2^bitdepth.
+// Checks that every sample read of a 10- or 12-bit frame is below 2^bitdepth.
 void check_sample_range(const Frame& f, const std::string& file, unsigned frame_index);
 
 class FrameSource {
@@ -100,6 +109,11 @@ class InputFile {
   std::optional<std::uint64_t> regular_size() const;
   // Reads up to n bytes; returns how many were read (short only at end of file). Throws on error.
   std::size_t read(void* dst, std::size_t n);
+  // Moves past up to n bytes without copying them where the file allows it (a regular file), else
+  // reads and drops them; returns how many the file held (short only at end of file).
+  std::size_t skip(std::size_t n);
+  // How many of the n bytes at `offset` a regular file holds now (n for any other input).
+  std::size_t held_at(std::uint64_t offset, std::size_t n) const;
   // Reads up to n bytes at `offset` without moving the stream (pread: several threads may read
   // at once); short only at end of file. Throws on error.
   std::size_t read_at(void* dst, std::size_t n, std::uint64_t offset) const;

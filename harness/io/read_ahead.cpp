@@ -26,6 +26,11 @@ void ReadAhead::use_memory(std::shared_ptr<HostMemory> memory) {
   memory_ = std::move(memory);
 }
 
+void ReadAhead::read_leading_planes(int planes) {
+  std::lock_guard lock(mu_);
+  planes_ = planes;
+}
+
 std::optional<unsigned> ReadAhead::frames_left() const {
   if (!frames_at_start_) return std::nullopt;
   std::lock_guard lock(mu_);
@@ -67,6 +72,7 @@ void ReadAhead::read() {
       slot.frame = std::move(replacement);
     }
     const std::shared_ptr<HostMemory> memory = memory_;
+    slot.frame.read_leading_planes(planes_);
     lock.unlock();
     bool more = false;
     std::exception_ptr fault;

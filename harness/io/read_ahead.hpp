@@ -33,6 +33,9 @@ class ReadAhead final : public FrameSource {
   // those already read stay where they are. When `memory` cannot give a frame (no page-locked
   // memory left), the readers go back to ordinary memory: only speed is lost.
   void use_memory(std::shared_ptr<HostMemory> memory);
+  // Frames read from now on are read only in their leading `planes` planes, where that loses no
+  // check (Frame::read_leading_planes); those already read stay whole.
+  void read_leading_planes(int planes);
   unsigned readers() const { return static_cast<unsigned>(readers_.size()); }
 
   const Format& format() const override { return format_; }
@@ -66,6 +69,7 @@ class ReadAhead final : public FrameSource {
   bool finished_ = false; // the caller was given the end or the fault
   bool stop_ = false;
   std::shared_ptr<HostMemory> memory_;
+  int planes_ = 3;  // read_leading_planes
   // Buffers handed over that a backend still holds (an upload from them in flight): set aside
   // rather than refilled, and taken back once let go.
   std::vector<Frame> held_;

@@ -19,15 +19,19 @@ void check_payload(const InputFile& in, const Frame& f, unsigned index, std::siz
   check_sample_range(f, in.path(), index);
 }
 
-// Reads one frame's samples from the stream.
+// Reads one frame's samples from the stream: the planes the frame reads, then past the others
+// (which the input must still hold: a frame cut short is truncated whichever planes are read).
 void read_payload(InputFile& in, Frame& f, unsigned index) {
-  check_payload(in, f, index, in.read(f.bytes(), f.size()), "truncated frame: the input ends inside it");
+  std::size_t got = in.read(f.bytes(), f.read_size());
+  if (got == f.read_size()) got += in.skip(f.size() - got);
+  check_payload(in, f, index, got, "truncated frame: the input ends inside it");
 }
 
 // The same from a place in the file, for readers that fetch frames side by side.
 void read_payload_at(const InputFile& in, Frame& f, unsigned index, std::uint64_t offset) {
-  check_payload(in, f, index, in.read_at(f.bytes(), f.size(), offset),
-                "truncated frame: the input ends inside it (did the file shrink while it was read?)");
+  std::size_t got = in.read_at(f.bytes(), f.read_size(), offset);
+  if (got == f.read_size()) got += in.held_at(offset + got, f.size() - got);
+  check_payload(in, f, index, got, "truncated frame: the input ends inside it (did the file shrink while it was read?)");
 }
 
 class YuvSource final : public FrameSource {
