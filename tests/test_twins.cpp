@@ -307,6 +307,51 @@ BOOST_AUTO_TEST_CASE(pictures_in_pinned_memory_give_the_same_bits) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(frames_of_one_pinned_block_give_the_same_bits_uploaded_a_run_a_copy) {
+  // Device twins upload planes that continue each other (one block, one stride) as one copy
+  // (cuda::MergedUpload). 30 frames: 14 back to back in a pinned block (runs of 4 across batch
+  // ends), 3 pageable (staged), 6 at twice the frame's stride (a run of another pitch), 7 whose
+  // rows are padded (one 2D copy each); every option set, so that chroma planes run too.
+  for (const Format fmt : {Format{96, 40, 8, Chroma::c420}, Format{67, 21, 16, Chroma::c444}}) {
+    const auto frames = random_frames(fmt, 30, 31337);
+    const std::size_t size = frames[0].size();
+    std::size_t padded_size = 0;  // frames 23..29: every row 64 bytes longer than its samples
+    for (int p = 0; p < fmt.planes(); ++p)
+      padded_size += (static_cast<std::size_t>(stored_plane_size(fmt, p).w) * fmt.bytes_per_sample() + 64) * stored_plane_size(fmt, p).h;
+    const HostBuffer block = allocate_host_buffer(27 * size, true), padded = allocate_host_buffer(7 * padded_size, true);
+    BOOST_REQUIRE((block.pinned && padded.pinned));
+    std::vector<PictureView> views;
+    for (unsigned i = 0; i < frames.size(); ++i) {
+      PictureView v = frames[i].view();
+      if (i < 14 || (i >= 17 && i < 23)) {
+        std::uint8_t* at = block.data.get() + (i < 14 ? i : 14 + 2 * (i - 17)) * size;
+        std::memcpy(at, frames[i].bytes(), size);
+        for (int p = 0; p < fmt.planes(); ++p) v.data[p] = at + frames[i].plane_offset(p);
+      } else if (i >= 23) {
+        std::uint8_t* at = padded.data.get() + (i - 23) * padded_size;
+        std::ptrdiff_t offset = 0;
+        for (int p = 0; p < fmt.planes(); ++p) {
+          const PlaneSize ps = stored_plane_size(fmt, p);
+          const std::size_t row = static_cast<std::size_t>(ps.w) * fmt.bytes_per_sample();
+          v.data[p] = at + offset;
+          v.stride[p] = static_cast<std::ptrdiff_t>(row + 64);
+          for (int y = 0; y < ps.h; ++y)
+            std::memcpy(at + offset + y * v.stride[p], frames[i].bytes() + frames[i].plane_offset(p) + y * row, row);
+          offset += v.stride[p] * ps.h;
+        }
+      }
+      views.push_back(v);
+    }
+    for (const Twin& t : exact_twins(BackendKind::gpu))
+      for (const OptionList& options : t.feature->probe_option_sets) {
+        const std::optional<TableComparison> cmp = score_both(t, fmt, views, options);
+        if (!cmp) continue;  // refused by the reference
+        BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << " " << describe(fmt) << ": " << cmp->summary());
+        BOOST_TEST(cmp->values >= 29u);
+      }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_missing_device_is_a_device_error) {
   for (const Twin& t : exact_twins(BackendKind::gpu)) {
     ExtractorContext ctx;

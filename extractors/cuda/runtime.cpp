@@ -25,6 +25,9 @@ namespace cuda {
 
 void check(cudaError_t e, const char* call) {
   if (e == cudaSuccess) return;
+  // The runtime also keeps the error as its last one, which the next launch check
+  // (cudaGetLastError) would report as its own: it is this call's, and is reported here.
+  cudaGetLastError();
   throw DeviceError(fmt::format("{} failed: {}: {}", call, cudaGetErrorName(e), cudaGetErrorString(e)));
 }
 

@@ -13,6 +13,7 @@
 #include <span>
 
 #include "extractors/cuda/copy_pool.hpp"
+#include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/float_motion/motion.hpp"
 #include "extractors/ready_queue.hpp"
@@ -24,6 +25,7 @@ namespace {
 constexpr int kRing = 3;  // batches in the pipeline: staging, uploading/computing, collecting
 constexpr std::size_t kMaxRingBytes = std::size_t{512} << 20;  // device samples of the ring's batches
 constexpr int kStagingFrames = 4;  // pinned frames the copy threads fill while earlier ones upload
+constexpr int kMergedFrames = 4;   // frames of one block uploaded a copy (cuda::MergedUpload)
 
 class CudaEngine final : public MotionEngine {
  public:
@@ -89,7 +91,10 @@ class CudaEngine final : public MotionEngine {
     for (Plane& p : planes_) {
       const std::size_t row_bytes = static_cast<std::size_t>(p.g.w) * fmt_.bytes_per_sample();
       std::uint8_t* to = p.samples[k].get() + p.frame_bytes * staged_;
-      if (direct) {
+      if (direct && static_cast<std::size_t>(pic.stride[p.g.plane]) == row_bytes) {
+        p.upload.add(to, pic.data[p.g.plane], p.frame_bytes, pic.keep.get(), upload_->get());
+      } else if (direct) {
+        p.upload.flush();
         TP_CUDA(cudaMemcpy2DAsync(to, row_bytes, pic.data[p.g.plane], static_cast<std::size_t>(pic.stride[p.g.plane]), row_bytes,
                                   static_cast<std::size_t>(p.g.h), cudaMemcpyHostToDevice, upload_->get()));
       } else {
@@ -102,8 +107,12 @@ class CudaEngine final : public MotionEngine {
     // Samples whose owner keeps them unchanged are held until the batch is collected (its upload
     // is done by then); others are the caller's again once submit returns.
     if (direct) {
-      if (pic.keep) kept_[k].push_back(pic.keep);
-      else upload_->sync();
+      if (pic.keep) {
+        kept_[k].push_back(pic.keep);
+      } else {
+        for (Plane& p : planes_) p.upload.flush();
+        upload_->sync();
+      }
     }
     if (++staged_ == batch_) launch();
   }
@@ -164,6 +173,7 @@ class CudaEngine final : public MotionEngine {
     cuda::DeviceBuffer<std::uint8_t> samples[kRing];
     static constexpr auto kStaging = cuda::HostUse::kHostWritesOnly;
     cuda::PinnedBuffer<std::uint8_t> staging{kStaging};  // kStagingFrames frames
+    cuda::MergedUpload upload{kMergedFrames};  // frames uploaded from where they are, a run a copy
     cuda::DeviceBuffer<float> rows[kRing], rows_down[kRing];
     cuda::PinnedBuffer<float> host_rows[kRing], host_rows_down[kRing];
     cuda::DeviceBuffer<float> blurred;  // the batch's blurred planes (capture, scale1)
@@ -218,7 +228,8 @@ class CudaEngine final : public MotionEngine {
     const int n = staged_;
     const bool has_prev = batches_ > 0;
     cudaStream_t up = upload_->get(), s = compute_->get();
-    uploaded_[k]->record(up);  // every frame of the batch was queued for upload by submit
+    for (Plane& p : planes_) p.upload.flush();
+    uploaded_[k]->record(up);  // every frame of the batch is now queued for upload
     TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
     start_[k]->record(s);
     const int pairs = has_prev ? n : n - 1;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "extractors/cuda/copy_pool.hpp"
+#include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/motion/frame_loop.hpp"
 #include "kernels/motion/kernels.hpp"
@@ -21,6 +22,7 @@ namespace {
 constexpr int kBatch = 8;     // new frames per launch
 constexpr int kInFlight = 2;  // batches uploading or computing at once
 constexpr int kSlots = kInFlight * kBatch + 2;  // + the two frames a window looks back to
+constexpr int kMergedFrames = 4;  // frames of one block uploaded a copy (cuda::MergedUpload)
 static_assert(kBatch <= kernels::kMaxPairs);
 
 class CudaSadEngine final : public SadEngine {
@@ -76,12 +78,21 @@ class CudaSadEngine final : public SadEngine {
     std::uint8_t* slot = slots_.get() + frame_bytes_ * ((frames_ + staged_) % kSlots);
     direct_[staged_] = cuda::is_page_locked(pic.data[0]);
     if (direct_[staged_]) {
-      TP_CUDA(cudaMemcpy2DAsync(slot, row_bytes, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes,
-                                static_cast<std::size_t>(fmt_.height), cudaMemcpyHostToDevice, upload_->get()));
+      if (static_cast<std::size_t>(pic.stride[0]) == row_bytes) {
+        upload_runs_.add(slot, pic.data[0], frame_bytes_, pic.keep.get(), upload_->get());
+      } else {
+        upload_runs_.flush();
+        TP_CUDA(cudaMemcpy2DAsync(slot, row_bytes, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes,
+                                  static_cast<std::size_t>(fmt_.height), cudaMemcpyHostToDevice, upload_->get()));
+      }
       // Samples whose owner keeps them unchanged are held until the batch is collected (its
       // upload is done by then); others are the caller's again once submit returns.
-      if (pic.keep) kept_[k].push_back(pic.keep);
-      else upload_->sync();
+      if (pic.keep) {
+        kept_[k].push_back(pic.keep);
+      } else {
+        upload_runs_.flush();
+        upload_->sync();
+      }
     } else {
       pool_.copy_rows(staging_[k].get() + frame_bytes_ * staged_, pic.data[0], pic.stride[0], row_bytes,
                       static_cast<std::size_t>(fmt_.height));
@@ -127,8 +138,9 @@ class CudaSadEngine final : public SadEngine {
     cudaStream_t up = upload_->get(), s = compute_->get();
     for (int f = 0; f < n; ++f)
       if (!direct_[f])
-        TP_CUDA(cudaMemcpyAsync(slots_.get() + frame_bytes_ * ((frames_ + f) % kSlots), staging_[k].get() + frame_bytes_ * f,
-                                frame_bytes_, cudaMemcpyHostToDevice, up));
+        upload_runs_.add(slots_.get() + frame_bytes_ * ((frames_ + f) % kSlots), staging_[k].get() + frame_bytes_ * f,
+                         frame_bytes_, staging_[k].get(), up);
+    upload_runs_.flush();
     uploaded_[k]->record(up);
     TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
     // Pairs (t - distance, t) for the batch's frames t that have an earlier frame.
@@ -174,6 +186,7 @@ class CudaSadEngine final : public SadEngine {
 
   const ExtractorContext ctx_;
   cuda::CopyPool pool_;
+  cuda::MergedUpload upload_runs_{kMergedFrames};
   Format fmt_{};
   unsigned distance_ = 1;
   int batch_ = kBatch;
