@@ -43,8 +43,9 @@ class CpuEngine : public MotionEngine {
 
   struct PlaneState {
     PlaneGeometry g{};
-    PlaneVector<float> converted, vertical;
-    PlaneVector<float> blurred[2], down[2];  // [frame parity]
+    // Every plane is written whole before it is read.
+    WrittenFirstPlane<float> converted, vertical;
+    WrittenFirstPlane<float> blurred[2], down[2];  // [frame parity]
     std::vector<float> rows, rows_down;      // row sums of the latest pair
     float total = 0, total_down = 0, score = 0;
   };
