@@ -62,7 +62,8 @@ BOOST_AUTO_TEST_CASE(block_twin_blurs_exactly_and_sums_within_places_4) {
 BOOST_AUTO_TEST_CASE(merged_uploads_go_a_run_a_copy_and_every_byte_arrives) {
   // Planes of 600 bytes in 1000-byte frames of one pinned block: 10 back to back go as runs of 4,
   // 4 and 2 (all merged); then planes that break a run (a device place out of line, another
-  // block, a shorter plane, a stride that changes, no owner) each still land whole where they go.
+  // block, a shorter plane, a stride that changes, no owner, padded rows) each still land whole
+  // where they go.
   constexpr std::size_t kPlane = 600, kFrame = 1000;
   cuda::PinnedBuffer<std::uint8_t> host, other;
   host.resize(32 * kFrame);
@@ -75,8 +76,8 @@ BOOST_AUTO_TEST_CASE(merged_uploads_go_a_run_a_copy_and_every_byte_arrives) {
   cuda::MergedUpload up(4);
   std::vector<std::uint8_t> expected(32 * kPlane, 0);
   const auto add = [&](std::size_t slot, const std::uint8_t* src, std::size_t bytes) {
-    up.add(device.get() + slot * kPlane, src, bytes, src >= host.get() && src < host.get() + 32 * kFrame ? host.get() : other.get(),
-           stream.get());
+    up.add(device.get() + slot * kPlane, src, bytes, bytes, 1,
+           src >= host.get() && src < host.get() + 32 * kFrame ? host.get() : other.get(), stream.get());
     std::memcpy(expected.data() + slot * kPlane, src, bytes);
   };
   for (std::size_t f = 0; f < 10; ++f) add(f, host.get() + f * kFrame, kPlane);
@@ -89,10 +90,14 @@ BOOST_AUTO_TEST_CASE(merged_uploads_go_a_run_a_copy_and_every_byte_arrives) {
   add(23, host.get() + 13 * kFrame, kPlane);
   add(24, host.get() + 14 * kFrame, kPlane);
   add(25, host.get() + 16 * kFrame, kPlane);  // the stride changes
-  up.add(device.get() + 26 * kPlane, host.get() + 17 * kFrame, kPlane, nullptr, stream.get());  // no owner
+  up.add(device.get() + 26 * kPlane, host.get() + 17 * kFrame, kPlane, kPlane, 1, nullptr, stream.get());  // no owner
   std::memcpy(expected.data() + 26 * kPlane, host.get() + 17 * kFrame, kPlane);
   add(27, host.get() + 18 * kFrame, kPlane);
   add(28, other.get() + kFrame, kPlane);  // the owner changes (its stride from the run would do)
+  // Padded rows (6 rows of 100 bytes, 150 apart): a 2D copy of their own, between two runs.
+  up.add(device.get() + 29 * kPlane, host.get() + 20 * kFrame, 150, 100, 6, host.get(), stream.get());
+  for (std::size_t y = 0; y < 6; ++y) std::memcpy(expected.data() + 29 * kPlane + y * 100, host.get() + 20 * kFrame + y * 150, 100);
+  add(30, host.get() + 21 * kFrame, kPlane);
   const std::uint64_t before = up.merged();
   up.flush();
   BOOST_TEST(up.merged() - before == 0u);  // [23, 24] went merged before; nothing since

@@ -20,7 +20,14 @@ bool MergedUpload::continues(const std::uint8_t* dst, const std::uint8_t* src, s
   return step == pitch_ * static_cast<std::size_t>(count_);
 }
 
-void MergedUpload::add(std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes, const void* owner, cudaStream_t stream) {
+void MergedUpload::add(std::uint8_t* dst, const std::uint8_t* src, std::size_t src_pitch, std::size_t row_bytes,
+                       std::size_t rows, const void* owner, cudaStream_t stream) {
+  if (src_pitch != row_bytes) {  // padded rows: a plane no run can take
+    flush();
+    TP_CUDA(cudaMemcpy2DAsync(dst, row_bytes, src, src_pitch, row_bytes, rows, cudaMemcpyHostToDevice, stream));
+    return;
+  }
+  const std::size_t bytes = row_bytes * rows;
   if (continues(dst, src, bytes, owner, stream)) {
     if (count_ == 1) pitch_ = static_cast<std::size_t>(src - src_);
     ++count_;

@@ -70,14 +70,10 @@ class CpuSimdEngine final : public CpuEngine {
       return;
     }
     const PlaneGeometry& g = s.g;
-    SimdBatchJob job{};
+    SimdBatchJob job = plane_job(g, pic.fmt.bitdepth);
     job.samples[0] = pic.data[g.plane];
     job.stride[0] = pic.stride[g.plane];
     job.frames = 1;
-    job.bitdepth = pic.fmt.bitdepth;
-    job.w = g.w;
-    job.h = g.h;
-    job.taps = taps_;
     job.previous = pair ? s.blurred[prev].data() : nullptr;
     job.last_blurred = s.blurred[cur].data();
     job.row_sums = s.rows.data();
@@ -91,6 +87,16 @@ class CpuSimdEngine final : public CpuEngine {
   }
 
  private:
+  // A fused job's plane and filter; the caller adds its frames and outputs.
+  SimdBatchJob plane_job(const PlaneGeometry& g, int bitdepth) const {
+    SimdBatchJob job{};
+    job.bitdepth = bitdepth;
+    job.w = g.w;
+    job.h = g.h;
+    job.taps = taps_;
+    return job;
+  }
+
   // A fused job over the bands of its plane's rows, at this engine's level. A fused pass needs
   // nothing from another band's output: one pass over the bands.
   void run_bands(const SimdBatchJob& job) {
@@ -113,16 +119,12 @@ class CpuSimdEngine final : public CpuEngine {
     for (PlaneState& s : planes_) {
       const PlaneGeometry& g = s.g;
       batch_rows_.resize(static_cast<std::size_t>(g.h) * std::max(pairs, 1));
-      SimdBatchJob job{};
+      SimdBatchJob job = plane_job(g, pending_.front().fmt.bitdepth);
       for (int f = 0; f < n; ++f) {
         job.samples[f] = pending_[f].data[g.plane];
         job.stride[f] = pending_[f].stride[g.plane];
       }
       job.frames = n;
-      job.bitdepth = pending_.front().fmt.bitdepth;
-      job.w = g.w;
-      job.h = g.h;
-      job.taps = taps_;
       job.previous = has_previous ? s.blurred[last_].data() : nullptr;
       job.last_blurred = s.blurred[last_ ^ 1u].data();
       job.row_sums = batch_rows_.data();

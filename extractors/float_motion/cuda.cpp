@@ -91,12 +91,9 @@ class CudaEngine final : public MotionEngine {
     for (Plane& p : planes_) {
       const std::size_t row_bytes = static_cast<std::size_t>(p.g.w) * fmt_.bytes_per_sample();
       std::uint8_t* to = p.samples[k].get() + p.frame_bytes * staged_;
-      if (direct && static_cast<std::size_t>(pic.stride[p.g.plane]) == row_bytes) {
-        p.upload.add(to, pic.data[p.g.plane], p.frame_bytes, pic.keep.get(), upload_->get());
-      } else if (direct) {
-        p.upload.flush();
-        TP_CUDA(cudaMemcpy2DAsync(to, row_bytes, pic.data[p.g.plane], static_cast<std::size_t>(pic.stride[p.g.plane]), row_bytes,
-                                  static_cast<std::size_t>(p.g.h), cudaMemcpyHostToDevice, upload_->get()));
+      if (direct) {
+        p.upload.add(to, pic.data[p.g.plane], static_cast<std::size_t>(pic.stride[p.g.plane]), row_bytes,
+                     static_cast<std::size_t>(p.g.h), pic.keep.get(), upload_->get());
       } else {
         std::uint8_t* staged = p.staging.get() + p.frame_bytes * s;
         pool_.copy_rows(staged, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes, static_cast<std::size_t>(p.g.h));

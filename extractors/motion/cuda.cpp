@@ -78,13 +78,8 @@ class CudaSadEngine final : public SadEngine {
     std::uint8_t* slot = slots_.get() + frame_bytes_ * ((frames_ + staged_) % kSlots);
     direct_[staged_] = cuda::is_page_locked(pic.data[0]);
     if (direct_[staged_]) {
-      if (static_cast<std::size_t>(pic.stride[0]) == row_bytes) {
-        upload_runs_.add(slot, pic.data[0], frame_bytes_, pic.keep.get(), upload_->get());
-      } else {
-        upload_runs_.flush();
-        TP_CUDA(cudaMemcpy2DAsync(slot, row_bytes, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes,
-                                  static_cast<std::size_t>(fmt_.height), cudaMemcpyHostToDevice, upload_->get()));
-      }
+      upload_runs_.add(slot, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes, static_cast<std::size_t>(fmt_.height),
+                       pic.keep.get(), upload_->get());
       // Samples whose owner keeps them unchanged are held until the batch is collected (its
       // upload is done by then); others are the caller's again once submit returns.
       if (pic.keep) {
@@ -139,7 +134,7 @@ class CudaSadEngine final : public SadEngine {
     for (int f = 0; f < n; ++f)
       if (!direct_[f])
         upload_runs_.add(slots_.get() + frame_bytes_ * ((frames_ + f) % kSlots), staging_[k].get() + frame_bytes_ * f,
-                         frame_bytes_, staging_[k].get(), up);
+                         frame_bytes_, frame_bytes_, 1, staging_[k].get(), up);
     upload_runs_.flush();
     uploaded_[k]->record(up);
     TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
