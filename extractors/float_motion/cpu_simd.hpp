@@ -30,7 +30,7 @@ struct SimdBatchJob {
   int bitdepth, w, h;
   Taps taps;
   const float* previous;  // the blurred plane of the frame before the batch, or nullptr (none)
-  float* last_blurred;    // w x h out: the batch's last frame blurred
+  float* last_blurred;    // w x h out: the batch's last frame blurred (may be `previous`: in place)
   float* row_sums;        // h out per pair, pairs in frame order (the first pairs with `previous`)
   float* converted;       // w x h out for stage capture (a batch of one frame), or nullptr
   float* vertical;        // w x h out for stage capture (a batch of one frame), or nullptr
