@@ -202,7 +202,10 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_rea
   BOOST_TEST(j["setup"]["host_memory"] == "from file, 2 reader(s), pinned");
   const json& size = j["sizes"][0];
   BOOST_TEST(size["frames"] == 6);
-  BOOST_TEST(size["read_ms"].get<double>() > 0.0);
+  BOOST_REQUIRE(size["read_bounds"].size() == 1u);  // both backends read with the 2 readers asked for
+  BOOST_TEST(size["read_bounds"][0]["readers"] == 2);
+  BOOST_TEST(size["read_bounds"][0]["read_ms"].get<double>() > 0.0);
+  BOOST_TEST(size["read_bounds"][0]["rep_read_ms"].size() == 3u);
   BOOST_TEST(size["device_startup_ms"].is_null());  // no device backend was asked for
   BOOST_REQUIRE(size["backends"].size() == 2u);
   for (const json& b : size["backends"]) {
@@ -210,7 +213,8 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_rea
     BOOST_TEST(b["rep_prefix_ms"].size() == 3u);
     BOOST_TEST(b["whole_ms"].get<double>() > 0.0);
     BOOST_TEST(b["x_bound"].get<double>() == b["whole_ms"].get<double>() / b["bound_ms"].get<double>());
-    BOOST_TEST(b["bound_ms"] == size["read_ms"]);
+    BOOST_TEST(b["readers"] == 2);
+    BOOST_TEST(b["bound_ms"] == size["read_bounds"][0]["read_ms"]);
     BOOST_TEST(contains(b["judged"].get<std::string>(), "exact"));
   }
   // The report compares with the in-memory bench's code: an old run 1000 times slower.
@@ -222,6 +226,27 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_rea
                                  "--compare", (dir / "slow.json").string()});
   BOOST_TEST(compared.rc == 0, compared.out + compared.err);
   BOOST_TEST(contains(compared.out, "faster"));
+}
+
+BOOST_AUTO_TEST_CASE(bench_from_file_gives_a_host_twin_one_reader_per_8_compute_threads_by_default) {
+  // Without --readers, a host twin's threads are its compute: one reader per 8 of them (1 to 4),
+  // and its read bound is measured with that many readers.
+  const TempDir dir;
+  write_file(dir / "clip.yuv", raw_clip({32, 16, 8, Chroma::c420}, 4,
+                                        [](unsigned t, int p, int x, int y) { return (t * 31 + p * 70 + x * 5 + y * 11) % 256; }));
+  for (const auto& [threads, readers] : {std::pair{"1", 1}, std::pair{"16", 2}, std::pair{"24", 3}, std::pair{"64", 4}}) {
+    const auto ran = run_cli({"bench", "--from-file", (dir / "clip.yuv").string(), "--sizes", "32x16", "--bitdepth", "8",
+                              "--chroma", "420", "--backends", "cpu", "--reps", "1", "--threads", threads, "--json",
+                              (dir / "file.json").string()});
+    BOOST_TEST_REQUIRE(ran.rc == 0, ran.out + ran.err);
+    BOOST_TEST(contains(ran.out, "each backend's readers"));
+    const json j = json::parse(read_file(dir / "file.json"));
+    const json& size = j["sizes"][0];
+    BOOST_TEST(size["backends"][0]["readers"] == readers, threads << " threads");
+    BOOST_REQUIRE(size["read_bounds"].size() == 1u);
+    BOOST_TEST(size["read_bounds"][0]["readers"] == readers);
+    BOOST_TEST(size["backends"][0]["bound_ms"] == size["read_bounds"][0]["read_ms"]);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(bench_from_file_times_an_exec_twins_program_alone_on_the_raw_file) {

@@ -2,7 +2,8 @@
 // whole `twinproof score FILE` processes (start-up, the device's context, reading, computing,
 // writing the scores), side by side with the others, on the whole file and on its first two
 // frames (the fixed cost); the bound beside them is what no backend avoids: reading the file
-// with the same readers, measured in this process, plus starting the device for a device twin.
+// with the same readers (a backend's own count: resolve_readers), measured in this process, plus
+// starting the device for a device twin.
 // An exec twin whose program reads raw frames (libvmaf's `vmaf` tool) is given a raw file as it
 // is and timed alone: its program's whole process, nothing of twinproof's around it, which is how
 // `cpu-simd` is compared with libvmaf itself.
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <variant>
 
 #include <fmt/format.h>
@@ -136,9 +138,9 @@ struct Timings {
 class ScoreProcesses {
  public:
   ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const fs::path& prefix, unsigned prefix_frames, unsigned frames,
-                 const Format& format, unsigned readers, unsigned threads, const fs::path& work)
+                 const Format& format, unsigned threads, const fs::path& work)
       : a_(a), clip_(clip), prefix_(prefix), prefix_frames_(prefix_frames), frames_(frames), format_(format),
-        options_(parse_option_flags(a.options)), readers_(readers), threads_(threads), work_(work),
+        options_(parse_option_flags(a.options)), threads_(threads), work_(work),
         self_(fs::canonical("/proc/self/exe")) {}
 
   // An exec twin whose program reads raw frames, given the raw clip (or its prefix) as it is and
@@ -171,7 +173,7 @@ class ScoreProcesses {
     for (const std::string& s : {std::string("score"), in.path}) argv.push_back(s);
     for (std::string& g : geometry_flags(in)) argv.push_back(std::move(g));
     for (const std::string& s : {std::string("--feature"), a_.feature, std::string("--backend"), std::string(b.name),
-                                 std::string("--readers"), std::to_string(readers_), std::string("--threads"),
+                                 std::string("--readers"), std::to_string(resolve_readers(a_.readers, b, threads_)), std::string("--threads"),
                                  std::to_string(threads_), std::string("--device"), std::to_string(a_.device),
                                  std::string("--host-memory"), a_.host_memory, std::string("--json"), json.string()})
       argv.push_back(s);
@@ -202,7 +204,7 @@ class ScoreProcesses {
   const unsigned prefix_frames_, frames_;
   const Format format_;
   const OptionList options_;
-  const unsigned readers_, threads_;
+  const unsigned threads_;
   const fs::path work_;
   const fs::path self_;
 };
@@ -227,7 +229,6 @@ int run_bench_from_file(const BenchArgs& a) {
       Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : fs::path(a.calibration));
   std::optional<BenchRun> old_run;
   if (!a.compare.empty()) old_run = load_bench_run(a.compare);
-  const unsigned readers = resolve_readers(a.readers);
   const unsigned threads = checked_threads(a.threads);
   const InputArgs clip = input_of(a);
   Format format;
@@ -242,13 +243,16 @@ int run_bench_from_file(const BenchArgs& a) {
     return ex->planes_read();
   }();
 
-  // The read bound: the file read through by this process, in the page cache after the first read.
+  // The read bound of each count of readers the backends use: the file read through by this
+  // process, in the page cache after the first read.
   unsigned frames = 0;
-  read_all(clip, readers, planes, frames);
+  read_all(clip, 1, planes, frames);
   if (frames < 3) throw InputError(clip.path, "frames", std::to_string(frames), "bench --from-file needs at least 3 frames");
-  std::vector<double> read_ms;
-  for (unsigned r = 0; r < a.reps; ++r) read_ms.push_back(read_all(clip, readers, planes, frames));
-  const double read_bound = median(read_ms);
+  std::map<unsigned, std::vector<double>> read_ms;  // by readers
+  for (const Backend* b : chosen) read_ms.emplace(resolve_readers(a.readers, *b, threads), std::vector<double>{});
+  for (unsigned r = 0; r < a.reps; ++r)
+    for (auto& [readers, reps] : read_ms) reps.push_back(read_all(clip, readers, planes, frames));
+  const auto read_bound = [&](const Backend& b) { return median(read_ms.at(resolve_readers(a.readers, b, threads))); };
   const double file_bytes = static_cast<double>(frame_bytes(format, clip.path)) * frames;
   const double read_bytes = [&] {
     Frame shape;
@@ -261,7 +265,7 @@ int run_bench_from_file(const BenchArgs& a) {
   constexpr unsigned kPrefixFrames = 2;
   const fs::path prefix = work.path() / (clip.width ? "prefix.yuv" : "prefix.y4m");
   write_prefix(clip, kPrefixFrames, prefix);
-  const ScoreProcesses processes(a, clip, prefix, kPrefixFrames, frames, format, readers, threads, work.path());
+  const ScoreProcesses processes(a, clip, prefix, kPrefixFrames, frames, format, threads, work.path());
 
   // The reference's scores, from a process of its own, judge every backend's.
   const auto expected_run = processes.run(reference, false, work.path() / "reference.json");
@@ -317,23 +321,28 @@ int run_bench_from_file(const BenchArgs& a) {
     for (const std::string& o : a.options) s += " " + o;
     return s;
   }();
-  fmt::print("{} from {}: {}, {} frames ({:.0f} MB){}; {} reader(s) into {} memory, CPU backends on {}; median of {} whole "
+  const std::string readers_text = a.readers > 0 ? fmt::format("{} reader(s)", a.readers) : "each backend's readers";
+  fmt::print("{} from {}: {}, {} frames ({:.0f} MB){}; {} into {} memory, CPU backends on {}; median of {} whole "
              "processes each (`twinproof score`, or an exec twin's program) after a warm-up, the file in the page cache\n",
              feature.name, clip.path, describe(format), frames, file_bytes / 1e6,
-             option_text.empty() ? std::string() : ", options" + option_text, readers, a.host_memory,
+             option_text.empty() ? std::string() : ", options" + option_text, readers_text, a.host_memory,
              threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", threads), a.reps);
-  fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read the file with {} reader(s) in this process{}\n",
-             read_bound, read_bound / frames, read_bytes / (read_bound * 1e6), readers,
-             read_bytes < file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", read_bytes / 1e6) : "");
+  nlohmann::json read_bounds = nlohmann::json::array();
+  for (const auto& [readers, reps] : read_ms) {
+    const double bound = median(reps);
+    fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read the file with {} reader(s) in this process{}\n",
+               bound, bound / frames, read_bytes / (bound * 1e6), readers,
+               read_bytes < file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", read_bytes / 1e6) : "");
+    read_bounds.push_back({{"readers", readers}, {"read_ms", bound}, {"rep_read_ms", reps}});
+  }
   if (startup_ms > 0) fmt::print("device start-up: {:.1f} ms (driver initialisation and context creation, device {})\n", startup_ms, a.device);
-  fmt::print("{:<16} {:>10} {:>10} {:>10} {:>9} {:>8} {:>9}  {}\n", "backend", "whole ms", "fixed ms", "ms/frame", "fps",
-             "x bound", "spread", "judged against " + std::string(feature.reference));
+  fmt::print("{:<16} {:>10} {:>10} {:>10} {:>9} {:>7} {:>8} {:>9}  {}\n", "backend", "whole ms", "fixed ms", "ms/frame", "fps",
+             "readers", "x bound", "spread", "judged against " + std::string(feature.reference));
   nlohmann::json size_report = {{"size", fmt::format("file {} {}", fs::path(clip.path).filename().string(), describe(format))},
                                 {"frames", frames},
                                 {"reps", a.reps},
-                                {"read_ms", read_bound},
+                                {"read_bounds", read_bounds},
                                 {"read_bytes", read_bytes},
-                                {"rep_read_ms", read_ms},
                                 {"device_startup_ms", startup_ms > 0 ? nlohmann::json(startup_ms) : nlohmann::json(nullptr)},
                                 {"backends", nlohmann::json::array()}};
   int rc = kExitPass;
@@ -349,12 +358,14 @@ int run_bench_from_file(const BenchArgs& a) {
     whole_times.emplace_back(std::string(t.b->name), whole);
     const double per_frame = (whole - prefix_whole) / (frames - kPrefixFrames);
     const double fixed = prefix_whole - kPrefixFrames * per_frame;
-    // What cannot be avoided: reading, and for a device twin starting the device.
-    const double bound = read_bound + (t.b->gpu() ? startup_ms : 0.0);
+    // What cannot be avoided: reading with the same readers, and for a device twin starting the device.
+    const unsigned readers = resolve_readers(a.readers, *t.b, threads);
+    const double bound = read_bound(*t.b) + (t.b->gpu() ? startup_ms : 0.0);
     const auto [lo, hi] = std::minmax_element(t.whole_ms.begin(), t.whole_ms.end());
     const double spread = (*hi - *lo) / whole;
-    fmt::print("{:<16} {:>10.1f} {:>10.1f} {:>10.3f} {:>9.1f} {:>8.2f} {:>8.1f}%  {}\n", t.b->name, whole, fixed, per_frame,
-               1e3 * frames / whole, whole / bound, 100 * spread, t.judged);
+    fmt::print("{:<16} {:>10.1f} {:>10.1f} {:>10.3f} {:>9.1f} {:>7} {:>8.2f} {:>8.1f}%  {}\n", t.b->name, whole, fixed, per_frame,
+               1e3 * frames / whole, t.program_alone ? std::string("-") : std::to_string(readers), whole / bound, 100 * spread,
+               t.judged);
     std::vector<double> rep_per_frame;
     for (const double ms : t.whole_ms) rep_per_frame.push_back(ms / frames);
     size_report["backends"].push_back({{"backend", t.b->name},
@@ -368,6 +379,8 @@ int run_bench_from_file(const BenchArgs& a) {
                                        {"rep_prefix_ms", t.prefix_ms},
                                        {"fixed_ms", fixed},
                                        {"marginal_ms_per_frame", per_frame},
+                                       {"readers", t.program_alone ? nlohmann::json(nullptr) : nlohmann::json(readers)},
+                                       {"read_ms", read_bound(*t.b)},
                                        {"bound_ms", bound},
                                        {"x_bound", whole / bound},
                                        {"timed", t.program_alone ? "its program alone, on the file itself" : "whole twinproof score processes"},
@@ -389,7 +402,7 @@ int run_bench_from_file(const BenchArgs& a) {
                                    {"chroma", std::string(to_string(format.chroma))},
                                    {"frames", frames},
                                    {"reps", a.reps},
-                                   {"host_memory", fmt::format("from file, {} reader(s), {}", readers, a.host_memory)},
+                                   {"host_memory", fmt::format("from file, {}, {}", readers_text, a.host_memory)},
                                    {"options", option_map},
                                    {"threads", threads},
                                    {"device", a.device}}},

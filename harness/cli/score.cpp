@@ -111,7 +111,7 @@ int run_score(const ScoreArgs& a) {
   RunOptions run;
   if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
   run.lookahead = feature.lookahead;  // the last frame's motion2 as the whole clip gives it
-  run.readers = resolve_readers(a.readers);
+  run.readers = resolve_readers(a.readers, b, checked_threads(a.threads));
   run.backend_memory = pinned_host_memory(a.host_memory);  // a device twin uploads from the frames as read
   auto src = open_cli_input(a.input);
   ExtractorContext ctx;
