@@ -283,6 +283,42 @@ BOOST_AUTO_TEST_CASE(long_clips_give_the_same_bits_across_batches) {
   BOOST_TEST(compared >= 8);
 }
 
+BOOST_AUTO_TEST_CASE(drained_batches_give_the_same_bits_at_every_length) {
+  // Device twins score frames in batches, and the end of a clip leaves a partial one, launched
+  // when the caller waits for its scores: every clip length up to 21, and around one and two full
+  // batches of small frames (float_motion's cuda: 64 a launch), from pinned memory (uploads merged
+  // 4 frames a copy, so a partial batch may end inside a merged run) and pageable (staged).
+  int compared = 0;
+  const Format fmt{96, 40, 8, Chroma::c420};
+  const auto frames = random_frames(fmt, 130, 2718);
+  const HostBuffer pinned = allocate_host_buffer(frames.size() * frames[0].size(), true);
+  BOOST_REQUIRE(pinned.pinned);
+  for (const bool from_pinned : {true, false}) {
+    std::vector<PictureView> views;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      PictureView v = frames[i].view();
+      if (from_pinned) {
+        std::uint8_t* at = pinned.data.get() + i * frames[i].size();
+        std::memcpy(at, frames[i].bytes(), frames[i].size());
+        for (int p = 0; p < fmt.planes(); ++p) v.data[p] = at + frames[i].plane_offset(p);
+      }
+      views.push_back(v);
+    }
+    std::vector<std::size_t> lengths = {33, 63, 64, 65, 77, 127, 128, 130};
+    for (std::size_t n = 1; n <= 21; ++n) lengths.push_back(n);
+    for (const Twin& t : exact_twins(BackendKind::gpu))
+      for (const std::size_t n : lengths) {
+        const std::vector<PictureView> clip(views.begin(), views.begin() + static_cast<std::ptrdiff_t>(n));
+        const std::optional<TableComparison> cmp = score_both(t, fmt, clip, t.feature->probe_option_sets.front());
+        BOOST_TEST_REQUIRE(cmp.has_value(), t.feature->name << "/" << t.twin->name << ": the reference refused the configuration");
+        BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << ", " << n << " frames"
+                                              << (from_pinned ? " pinned" : " pageable") << ": " << cmp->summary());
+        compared += 1;
+      }
+  }
+  BOOST_TEST(compared >= 2 * 29 * 2);  // both features' cuda twins, every length, both memories
+}
+
 BOOST_AUTO_TEST_CASE(pictures_in_pinned_memory_give_the_same_bits) {
   // Device twins may upload page-locked pictures without staging: mix pinned and pageable frames.
   const Format fmt{1280, 720, 10, Chroma::c422};
