@@ -35,7 +35,7 @@ inline constexpr const char* threads_help =
     "so the scores are the same bits with any count)";
 unsigned checked_threads(unsigned threads);
 // --readers of the commands that score one file: threads reading frames ahead, each fetching
-// whole frames where the file allows it. 0 picks by backend (default_readers).
+// whole frames where the file allows it. 0 picks by backend (resolve_readers).
 inline constexpr unsigned kMaxReaders = 64;
 inline constexpr const char* readers_help =
     "Threads reading the input ahead, each fetching whole frames of a raw or plain Y4M file (0: by backend, 1 to 4: a "
