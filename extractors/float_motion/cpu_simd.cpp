@@ -1,6 +1,7 @@
 // cpu-simd: the exact SIMD twin of the CPU reference, and the fast CPU path.
 //  - Each plane is processed row by row in one pass: samples converted into a ring of rows,
-//    vertical then horizontal blur of 8 (AVX2) or 16 (AVX-512) neighbouring outputs at once,
+//    the vertical pass over 4 output rows a sweep (each input row loaded once for all of them),
+//    then the horizontal pass, each of 8 (AVX2) or 16 (AVX-512) neighbouring outputs at once,
 //    each output still 0.0f + f[0]*v[0] + f[1]*v[1] + ... with a separate multiply and add per
 //    tap, in tap order (no FMA: -ffp-contract=off, and the AVX2 code does not enable FMA);
 //  - the row SADs run 8 rows at once, one row per vector lane: an 8x8 block of |A - B| is
