@@ -51,11 +51,13 @@ FrameRange parse_frame_range(const std::string& s) {
       throw UsageError("--frames", s, fmt::format("--frames: the {} frame '{}' is not a frame number", which, part));
     return v;
   };
-  if (colon == std::string::npos) throw UsageError("--frames", s, "--frames takes A:B (inclusive), A: or :B");
+  if (colon == std::string::npos)
+    throw UsageError("--frames", s, fmt::format("--frames '{}': not A:B (first and last frame, inclusive), A: or :B", s));
   FrameRange r;
   r.first = parse(s.substr(0, colon), "first").value_or(0);
   r.last = parse(s.substr(colon + 1), "last");
-  if (r.last && *r.last < r.first) throw UsageError("--frames", s, "--frames: the last frame comes before the first");
+  if (r.last && *r.last < r.first)
+    throw UsageError("--frames", s, fmt::format("--frames '{}': the last frame comes before the first", s));
   return r;
 }
 

@@ -219,6 +219,8 @@ BOOST_AUTO_TEST_CASE(bad_inputs_exit_2_with_one_line) {
   expect_refusal(run_cli({"score", "vector:tiny2"}), {"tiny2", "plane Y", "'2x2'"});
   expect_refusal(run_cli({"score", "vector:tiny3", "--backend", "nosuch"}), {"--backend", "'nosuch'"});
   expect_refusal(run_cli({"score", "vector:tiny3", "--frames", "9:"}), {"--frames"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--frames", "60"}), {"--frames", "'60'", "A:B"});
+  expect_refusal(run_cli({"score", "vector:tiny3", "--frames", "5:2"}), {"--frames", "'5:2'", "before the first"});
   expect_refusal(run_cli({"score", "vector:nosuch"}), {"vector", "'nosuch'"});
 }
 
