@@ -1,7 +1,7 @@
 // Integer motion's cpu-simd: the exact SIMD twin and the fast CPU path. One fused pass over the
 // rows (the vertical pass of the difference for 4 rows and 8 or 16 columns at once, then each
-// row's horizontal pass and |X| summed per lane), int32 lanes throughout with products split where they could overflow
-// (cpu_simd_kernels.inc). It exposes its own row sums and total; the planes exist only as rows.
+// row's horizontal pass and |X| summed per lane), int32 lanes throughout with products split
+// where they could overflow (cpu_simd_kernels.inc). It exposes its own row sums and total; the planes exist only as rows.
 // TWINPROOF_SIMD=scalar|avx2|avx512 lowers the level; the scalar level is the reference itself.
 #include "extractors/motion/cpu.hpp"
 #include "extractors/motion/cpu_simd.hpp"
