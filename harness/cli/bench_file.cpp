@@ -305,8 +305,8 @@ int run_bench_from_file(const BenchArgs& a) {
   // Repetitions interleave the backends, so that a slow spell of the host falls on all of them,
   // and each repetition starts one backend further on (A B, B A, A B, ...), so that each one's
   // runs follow every backend's, its own included, equally often. A process pays for what the
-  // one before it left: on the 2-core VM, `score` right after a `vmaf` (which frees hundreds of
-  // MB) took 70 to 100 ms against 72 to 78 back to back.
+  // one before it left: on the 2-core VM, a `score` right after an exec twin's program that had
+  // freed hundreds of MB took 70 to 100 ms, against 72 to 78 back to back.
   for (unsigned r = 0; r < a.reps; ++r)
     for (std::size_t k = 0; k < rows.size(); ++k) {
       Timings& t = rows[(k + r) % rows.size()];
