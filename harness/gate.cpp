@@ -162,6 +162,7 @@ class Runner {
     // A thread the system refuses stops the run with an error, never a std::terminate.
     std::mutex cpu_mu, gpu_mu;
     const auto stop = [&] { recorder_.request_stop(); };
+    WorkerFault fault;
     std::vector<std::thread> workers;
     const auto join_all = [&] {
       for (auto& w : workers)
@@ -170,7 +171,7 @@ class Runner {
     try {
       if (!plan.cpu.empty()) {
         times_.cpu_workers = worker_count(o_.jobs, plan.cpu.size());
-        workers = start_workers(times_.cpu_workers, [&] { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop);
+        workers = start_workers(times_.cpu_workers, [&] { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop, fault);
       }
       if (!plan.gpu.empty())
         for (int device : o_.devices) {
@@ -178,7 +179,7 @@ class Runner {
           ctx.device = device;
           const unsigned n = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, o_.gpu_workers), plan.gpu.size()));
           times_.gpu_workers += n;
-          for (std::thread& t : start_workers(n, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop))
+          for (std::thread& t : start_workers(n, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop, fault))
             workers.push_back(std::move(t));
         }
     } catch (...) {
@@ -188,6 +189,7 @@ class Runner {
     }
     join_all();
     recorder_.end_progress();
+    fault.rethrow_if_kept();  // a worker that faulted left cells without a verdict: the run is an error
     if (const std::string fatal = recorder_.fatal(); !fatal.empty())
       throw InputError(recorder_.record_file(), "file", recorder_.record_file(), fatal);
     GateOutcome out = outcome();

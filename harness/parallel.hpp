@@ -24,10 +24,27 @@ inline constexpr unsigned kMaxJobs = 1024;
 // more than the tasks, never more than kMaxJobs. Throws ConfigError for a value above kMaxJobs.
 unsigned worker_count(unsigned requested, std::size_t tasks);
 
-// Starts `count` threads running `body`. When the system refuses one (a process limit), calls
-// `stop` (which must make the started ones return), joins them and throws ConfigError naming
-// the thread and the reason: never a std::terminate.
-std::vector<std::thread> start_workers(unsigned count, const std::function<void()>& body, const std::function<void()>& stop);
+// What escapes a worker's body (memory exhausted outside the body's own handling, say while it
+// records a result) is kept here, the run is stopped, and the owner rethrows it once every
+// worker has been joined: a worker thread never ends the process with a std::terminate.
+class WorkerFault {
+ public:
+  void keep(std::exception_ptr e);
+  bool kept() const;
+  void rethrow_if_kept() const;  // the first fault kept, if any
+
+ private:
+  mutable std::mutex mu_;
+  std::exception_ptr first_;
+};
+
+// Starts `count` threads running `body`, which begin once all of them have started. When one
+// cannot be started (a process limit, or no memory for its state), the started ones end without
+// running `body`, are joined, and ConfigError names the thread and the reason: never a
+// std::terminate. A fault that escapes `body` goes to `fault` and calls `stop` (which must make
+// the other workers return).
+std::vector<std::thread> start_workers(unsigned count, const std::function<void()>& body, const std::function<void()>& stop,
+                                       WorkerFault& fault);
 
 template <class Result>
 void run_ordered(std::size_t n, unsigned jobs, const std::function<Result(std::size_t)>& work,
@@ -52,21 +69,35 @@ void run_ordered(std::size_t n, unsigned jobs, const std::function<Result(std::s
       cv.notify_all();
     }
   };
-  std::vector<std::thread> pool = start_workers(worker_count(jobs, n), worker, [&] { next = n; });
+  WorkerFault fault;
+  const auto stop = [&] {
+    next = n;
+    std::lock_guard lock(mu);
+    cv.notify_all();  // a wait below for a job that a faulted worker held ends
+  };
+  std::vector<std::thread> pool = start_workers(worker_count(jobs, n), worker, stop, fault);
+  // The first error (a job's, or done's own) ends the run: workers take no further job, and the
+  // loop stops waiting, since a job no worker took would never arrive.
   std::exception_ptr first_error;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n && !first_error; ++i) {
     std::unique_lock lock(mu);
-    cv.wait(lock, [&] { return results[i].has_value() || errors[i]; });
+    cv.wait(lock, [&] { return results[i].has_value() || errors[i] || fault.kept(); });
     lock.unlock();
+    if (!results[i] && !errors[i]) break;  // a worker faulted: rethrown once all are joined
     if (errors[i]) {
-      if (!first_error) first_error = errors[i];
-      next = n;  // stop handing out work
-      continue;
+      first_error = errors[i];
+    } else {
+      try {
+        done(i, *results[i]);
+      } catch (...) {
+        first_error = std::current_exception();
+      }
     }
-    if (!first_error) done(i, *results[i]);
     results[i].reset();
   }
+  stop();
   for (auto& t : pool) t.join();
+  fault.rethrow_if_kept();
   if (first_error) std::rethrow_exception(first_error);
 }
 

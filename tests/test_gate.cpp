@@ -1,11 +1,14 @@
 // The gate: matrices, shards, the calibration table, comparison rules, statuses, waivers,
 // mutants, merge and reports.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
 #include <fstream>
 #include <limits>
 #include <set>
+#include <thread>
 
 #include <boost/test/unit_test.hpp>
 #include <fmt/format.h>
@@ -19,6 +22,7 @@
 #include "harness/gate_plan.hpp"
 #include "harness/gate_record.hpp"
 #include "harness/matrix.hpp"
+#include "harness/parallel.hpp"
 #include "harness/paths.hpp"
 #include "harness/report.hpp"
 #include "harness/watchdog.hpp"
@@ -608,6 +612,67 @@ BOOST_AUTO_TEST_CASE(the_recap_shows_the_first_difference_and_the_repro_command)
   BOOST_TEST(contains(recap, "1 ULP"));
   BOOST_TEST(contains(recap, "twinproof repro float_motion/mutant-ulp/still64/8b/420/default --with-mutants"));
   BOOST_TEST(failure_recap({}).empty());
+}
+
+// A fault outside a worker's own handling (the gate's bookkeeping out of memory, say) must reach
+// the owner as an error once every worker is joined: before, it ended the process through
+// std::terminate (seen in CI with -j 1000 under a 640 MiB address space).
+BOOST_AUTO_TEST_CASE(a_fault_that_escapes_a_worker_is_rethrown_after_every_worker_is_joined) {
+  std::atomic<int> finished{0}, stops{0};
+  std::atomic<bool> stopping{false};
+  WorkerFault fault;
+  std::atomic<int> started{0};
+  auto pool = start_workers(
+      4,
+      [&] {
+        if (started++ == 0) throw std::bad_alloc();
+        while (!stopping) std::this_thread::yield();  // the others run until the fault stops them
+        ++finished;
+      },
+      [&] {
+        ++stops;
+        stopping = true;
+      },
+      fault);
+  for (std::thread& t : pool) t.join();
+  BOOST_TEST(finished.load() == 3);
+  BOOST_TEST(stops.load() == 1);
+  BOOST_TEST(fault.kept());
+  BOOST_CHECK_THROW(fault.rethrow_if_kept(), std::bad_alloc);
+}
+
+// run_ordered reports results in job order and ends at the first error, a job's or the
+// reporter's own, without waiting for jobs no worker took (it used to wait for them forever) and
+// without leaving a worker unjoined (a throwing reporter used to end the process).
+BOOST_AUTO_TEST_CASE(run_ordered_ends_at_the_first_error_and_joins_its_workers) {
+  for (unsigned jobs : {1u, 2u, 4u}) {
+    std::vector<std::size_t> done;
+    BOOST_CHECK_THROW((run_ordered<int>(
+                          64, jobs,
+                          [](std::size_t i) -> int {
+                            if (i == 3) throw std::runtime_error("job 3");
+                            return static_cast<int>(i);
+                          },
+                          [&](std::size_t i, int&) { done.push_back(i); })),
+                      std::runtime_error);
+    BOOST_TEST(done == (std::vector<std::size_t>{0, 1, 2}));
+    done.clear();
+    BOOST_CHECK_THROW((run_ordered<int>(
+                          64, jobs, [](std::size_t i) -> int { return static_cast<int>(i); },
+                          [&](std::size_t i, int&) {
+                            done.push_back(i);
+                            if (i == 1) throw std::runtime_error("reporting job 1");
+                          })),
+                      std::runtime_error);
+    BOOST_TEST(done == (std::vector<std::size_t>{0, 1}));
+    done.clear();
+    run_ordered<int>(64, jobs, [](std::size_t i) -> int { return static_cast<int>(i); }, [&](std::size_t i, int& r) {
+      BOOST_TEST(r == static_cast<int>(i));
+      done.push_back(i);
+    });
+    BOOST_TEST(done.size() == 64u);
+    BOOST_TEST(std::is_sorted(done.begin(), done.end()));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
