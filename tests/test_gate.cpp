@@ -616,7 +616,9 @@ BOOST_AUTO_TEST_CASE(the_recap_shows_the_first_difference_and_the_repro_command)
 
 // A fault outside a worker's own handling (the gate's bookkeeping out of memory, say) must reach
 // the owner as an error once every worker is joined: before, it ended the process through
-// std::terminate (seen in CI with -j 1000 under a 640 MiB address space).
+// std::terminate. (The CI failure of -j 1000 under a 640 MiB address space was a neighbour of
+// this: workers running cells while threads were still starting. start_workers now holds them
+// until all have started; the hostile corpus covers that case.)
 BOOST_AUTO_TEST_CASE(a_fault_that_escapes_a_worker_is_rethrown_after_every_worker_is_joined) {
   std::atomic<int> finished{0}, stops{0};
   std::atomic<bool> stopping{false};
