@@ -3,6 +3,7 @@
 // each feature's probe option sets (checkasm's way). The twins come from the registry and the
 // calibration table, so a new exact twin is tested here without editing this file. Host twins
 // run at every SIMD level this CPU has; device twins need a device and are skipped without one.
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -222,6 +223,19 @@ BOOST_AUTO_TEST_CASE(an_unknown_simd_level_is_refused_and_the_level_used_is_reco
   BOOST_TEST(environment_fingerprint()["simd_level"] == "scalar");
   unsetenv("TWINPROOF_SIMD");
   BOOST_TEST(environment_fingerprint()["simd_level"] == std::string(to_string(detected_simd_level())));
+}
+
+BOOST_AUTO_TEST_CASE(simd_scratch_rows_start_on_cache_lines) {
+  BOOST_TEST(cache_line_stride<float>(1920) == 1920u);
+  BOOST_TEST(cache_line_stride<float>(67) == 80u);
+  BOOST_TEST(cache_line_stride<float>(0) == 0u);
+  BOOST_TEST(cache_line_stride<std::int32_t>(1) == 16u);
+  BOOST_TEST(cache_line_stride<std::uint16_t>(33) == 64u);
+  for (std::size_t n : {1, 3, 1000, 300000}) {
+    SimdScratch<float> rows(n);
+    BOOST_TEST(reinterpret_cast<std::uintptr_t>(rows.data()) % kCacheLineBytes == 0u, n << " floats");
+    BOOST_TEST(rows[n - 1] == 0.0f);  // value-initialised like any vector
+  }
 }
 
 BOOST_AUTO_TEST_CASE(the_check_finds_a_broken_stage) {

@@ -83,7 +83,7 @@ class CpuSimdEngine final : public CpuEngine {
   }
   void row_sums(const float* a, const float* b, int w, int h, float* out) override {
     if (level_ == SimdLevel::scalar) CpuEngine::row_sums(a, b, w, h, out);
-    else row_sums_avx2(a, b, w, h, out);
+    else row_sums_avx2(a, static_cast<std::size_t>(w), b, static_cast<std::size_t>(w), w, h, out);
   }
 
  private:
@@ -142,7 +142,7 @@ class CpuSimdEngine final : public CpuEngine {
   }
 
   SimdLevel level_;
-  std::vector<std::vector<float>> scratch_;  // a ring of converted rows per thread (RowBands slot)
+  std::vector<SimdScratch<float>> scratch_;  // a ring of converted rows per thread (RowBands slot)
   bool batching_ = false;
   std::vector<PictureView> pending_;  // frames submitted and not yet scored (their samples kept)
   std::vector<float> batch_rows_;     // a plane's row sums, h per pair

@@ -37,9 +37,10 @@ struct SimdBatchJob {
   int first_row = 0, end_row = 0;  // the output rows to compute, [first_row, end_row) of h
 };
 
-void fused_batch_avx2(const SimdBatchJob& job, std::vector<float>& scratch);
-void fused_batch_avx512(const SimdBatchJob& job, std::vector<float>& scratch);
-// Row SADs of `rows` rows, 8 rows per vector, each row added left to right (AVX2).
-void row_sums_avx2(const float* a, const float* b, int w, int rows, float* out);
+void fused_batch_avx2(const SimdBatchJob& job, SimdScratch<float>& scratch);
+void fused_batch_avx512(const SimdBatchJob& job, SimdScratch<float>& scratch);
+// Row SADs of `rows` rows of w samples (row i of a at a + i * a_stride, of b likewise), 8 rows
+// per vector, each row added left to right (AVX2).
+void row_sums_avx2(const float* a, std::size_t a_stride, const float* b, std::size_t b_stride, int w, int rows, float* out);
 
 }  // namespace twinproof::float_motion

@@ -49,7 +49,7 @@ inline void transpose8(__m256 r[8]) {
 // strictly left to right; an 8x8 block of |A - B| is transposed so that each add is one column.
 }  // namespace
 
-void row_sums_avx2(const float* a, const float* b, int w, int rows, float* out) {
+void row_sums_avx2(const float* a, std::size_t a_stride, const float* b, std::size_t b_stride, int w, int rows, float* out) {
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));  // |x| is exact
   int i0 = 0;
   for (; i0 + 8 <= rows; i0 += 8) {
@@ -58,8 +58,8 @@ void row_sums_avx2(const float* a, const float* b, int w, int rows, float* out) 
     for (; j + 8 <= w; j += 8) {
       __m256 d[8];
       for (int k = 0; k < 8; ++k) {
-        const std::size_t off = static_cast<std::size_t>(i0 + k) * w + j;
-        d[k] = _mm256_and_ps(_mm256_sub_ps(_mm256_loadu_ps(a + off), _mm256_loadu_ps(b + off)), abs_mask);
+        const std::size_t i = static_cast<std::size_t>(i0 + k);
+        d[k] = _mm256_and_ps(_mm256_sub_ps(_mm256_loadu_ps(a + i * a_stride + j), _mm256_loadu_ps(b + i * b_stride + j)), abs_mask);
       }
       transpose8(d);
       for (int c = 0; c < 8; ++c) acc = _mm256_add_ps(acc, d[c]);  // column j + c of every row
@@ -67,12 +67,13 @@ void row_sums_avx2(const float* a, const float* b, int w, int rows, float* out) 
     alignas(32) float s[8];
     _mm256_store_ps(s, acc);
     for (int k = 0; k < 8; ++k) {  // the last columns, still in order
-      const std::size_t row = static_cast<std::size_t>(i0 + k) * w;
-      for (int jj = j; jj < w; ++jj) s[k] += fabsf(a[row + jj] - b[row + jj]);
+      const float* ra = a + static_cast<std::size_t>(i0 + k) * a_stride;
+      const float* rb = b + static_cast<std::size_t>(i0 + k) * b_stride;
+      for (int jj = j; jj < w; ++jj) s[k] += fabsf(ra[jj] - rb[jj]);
       out[i0 + k] = s[k];
     }
   }
-  for (; i0 < rows; ++i0) out[i0] = row_sad(a + static_cast<std::size_t>(i0) * w, b + static_cast<std::size_t>(i0) * w, w);
+  for (; i0 < rows; ++i0) out[i0] = row_sad(a + static_cast<std::size_t>(i0) * a_stride, b + static_cast<std::size_t>(i0) * b_stride, w);
 }
 
 
@@ -81,5 +82,5 @@ void row_sums_avx2(const float* a, const float* b, int w, int rows, float* out) 
 #include "extractors/float_motion/cpu_simd_kernels.inc"
 
 namespace twinproof::float_motion {
-void fused_batch_avx2(const SimdBatchJob& job, std::vector<float>& scratch) { fused_batch_dispatch(job, scratch); }
+void fused_batch_avx2(const SimdBatchJob& job, SimdScratch<float>& scratch) { fused_batch_dispatch(job, scratch); }
 }  // namespace twinproof::float_motion

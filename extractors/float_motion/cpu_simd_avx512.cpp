@@ -33,5 +33,5 @@ struct Vec {
 #include "extractors/float_motion/cpu_simd_kernels.inc"
 
 namespace twinproof::float_motion {
-void fused_batch_avx512(const SimdBatchJob& job, std::vector<float>& scratch) { fused_batch_dispatch(job, scratch); }
+void fused_batch_avx512(const SimdBatchJob& job, SimdScratch<float>& scratch) { fused_batch_dispatch(job, scratch); }
 }  // namespace twinproof::float_motion

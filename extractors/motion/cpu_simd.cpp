@@ -34,7 +34,7 @@ class CpuSimdSadEngine final : public CpuSadEngine {
 
  private:
   SimdLevel level_;
-  std::vector<std::vector<std::int32_t>> scratch_;  // a row of V per thread (RowBands slot)
+  std::vector<SimdScratch<std::int32_t>> scratch_;  // a row of V per thread (RowBands slot)
 };
 
 }  // namespace

@@ -3,7 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+
+#include "extractors/simd.hpp"
 
 namespace twinproof::motion {
 
@@ -18,7 +19,7 @@ struct SadJob {
 
 // The row sums of rows [first_row, end_row) of the pair, written to row_sums. `scratch` is the
 // kernels' own (resized as needed).
-void row_sums_avx2(const SadJob& job, std::vector<std::int32_t>& scratch);
-void row_sums_avx512(const SadJob& job, std::vector<std::int32_t>& scratch);
+void row_sums_avx2(const SadJob& job, SimdScratch<std::int32_t>& scratch);
+void row_sums_avx512(const SadJob& job, SimdScratch<std::int32_t>& scratch);
 
 }  // namespace twinproof::motion

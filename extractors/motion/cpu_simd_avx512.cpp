@@ -37,6 +37,6 @@ struct V {
 
 #include "extractors/motion/cpu_simd_kernels.inc"
 
-void row_sums_avx512(const SadJob& job, std::vector<std::int32_t>& scratch) { fused_row_sums(job, scratch); }
+void row_sums_avx512(const SadJob& job, SimdScratch<std::int32_t>& scratch) { fused_row_sums(job, scratch); }
 
 }  // namespace twinproof::motion
