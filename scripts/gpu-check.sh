@@ -6,8 +6,9 @@
 # GPU_CHECK_PARTS="goldens tests sanitizer gate determinism repro bench libvmaf" (the default: all)
 # picks parts, so that a device session can split the work over calls. The libvmaf part gates the
 # libvmaf driver the bundle carries (bin/twinproof-libvmaf-driver, from a libvmaf built with
-# scripts/build-libvmaf.sh --cuda): both of its twins over ci/matrices/libvmaf.json, a 1080p cell
-# of libvmaf-cuda with --repeat 30 --concurrent 5, repro of the first failing cell, and calibrate.
+# scripts/build-libvmaf.sh --cuda): both of its twins over ci/matrices/libvmaf.json and
+# libvmaf-sweep.json, calibrate on each run, a 1080p cell of libvmaf-cuda with --repeat 30
+# --concurrent 5, and repro of the first failing cell.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${1:-${OUT:-$here/gpu-check-logs}}
@@ -140,17 +141,22 @@ if [[ ! -x $driver ]]; then
 else
   echo "== libvmaf: $("$driver" --version)"
   lv=("$tp" --libvmaf-driver "$driver")
-  for twin in libvmaf-cuda libvmaf; do
-    start=$(date +%s.%N)
-    "${lv[@]}" gate --matrix "$here/ci/matrices/libvmaf.json" --filter "*/$twin/*" "${absent[@]}" --quiet \
-      --report-dir "$logs/gate-$twin" >"$logs/gate-$twin.txt" 2>&1
-    rc=$?
-    secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
-    tail -3 "$logs/gate-$twin.txt"
-    row "gate libvmaf.json $twin" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/gate-$twin.txt" | tail -1) | ${secs}s wall"
-    "$tp" calibrate "$logs/gate-$twin" --margin 0 --calibration "$here/ci/calibration.json" \
-      --output "$logs/calibrate-$twin.json" >"$logs/calibrate-$twin.txt" 2>&1
-    row "calibrate gate-$twin" "rc=$?" "$(grep -E "^ +(TIGHTER|LOOSER|NEW|same|NONE) " "$logs/calibrate-$twin.txt" | tr '\n' ';' | cut -c1-300)"
+  # libvmaf.json: every oracle vector with its option sets (scored and refused); libvmaf-sweep.json:
+  # every bit depth and chroma format of the sweep's vectors, 1080p and 4K included.
+  for matrix in libvmaf libvmaf-sweep; do
+    for twin in libvmaf-cuda libvmaf; do
+      name=$matrix-$twin
+      start=$(date +%s.%N)
+      "${lv[@]}" gate --matrix "$here/ci/matrices/$matrix.json" --filter "*/$twin/*" "${absent[@]}" --quiet \
+        --report-dir "$logs/gate-$name" >"$logs/gate-$name.txt" 2>&1
+      rc=$?
+      secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+      tail -3 "$logs/gate-$name.txt"
+      row "gate $matrix.json $twin" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/gate-$name.txt" | tail -1) | ${secs}s wall"
+      "$tp" calibrate "$logs/gate-$name" --margin 0 --calibration "$here/ci/calibration.json" \
+        --output "$logs/calibrate-$name.json" >"$logs/calibrate-$name.txt" 2>&1
+      row "calibrate gate-$name" "rc=$?" "$(grep -E "^ +(TIGHTER|LOOSER|NEW|same|NONE) " "$logs/calibrate-$name.txt" | tr '\n' ';' | cut -c1-300)"
+    done
   done
   cell=motion/libvmaf-cuda/cb1080_d1/8b/420/default
   start=$(date +%s.%N)
@@ -168,7 +174,7 @@ for wanted in (('fail',), ('error', 'timeout')):
     hit = [r['id'] for r in records if r['status'] in wanted and r['twin'] == 'libvmaf-cuda']
     if hit:
         print(hit[0]); break
-" "$logs/gate-libvmaf-cuda/results.jsonl" 2>/dev/null)
+" "$logs/gate-libvmaf-libvmaf-cuda/results.jsonl" 2>/dev/null)
   if [[ -n $failing ]]; then
     "${lv[@]}" repro "$failing" --matrix "$here/ci/matrices/libvmaf.json" >"$logs/repro-libvmaf-cuda.txt" 2>&1
     rc=$?
