@@ -57,7 +57,7 @@ rc=$?
 row "gpu_twins suite" "rc=$rc" "$(grep -E 'Test suite .gpu_twins.' -A2 "$logs/tests-gpu-twins.txt" | tr '\n' ' ' | tr -s ' ')"
 fi
 
-echo "== compute-sanitizer"
+part sanitizer && echo "== compute-sanitizer"
 for tool in memcheck racecheck; do
   part sanitizer || break
   for backend in cuda cuda-rowthread cuda-block; do
@@ -186,7 +186,7 @@ for wanted in (('fail',), ('error', 'timeout')):
 fi
 fi
 
-echo "== bench"
+part bench && echo "== bench"
 for feature in motion float_motion; do
   part bench || break
   log="$logs/bench-$feature.txt"
