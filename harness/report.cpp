@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pugixml.hpp>
 
 #include "extractors/registry.hpp"
@@ -52,6 +53,39 @@ std::string subject(const CellResult& r) {
   return r.cell.kind == CellKind::regression ? who + " (goldens)" : who;
 }
 
+// The twins twinproof did not write that a run called (exec twins' programs, plugins), one entry
+// per twin and identity (the provenance of its records without the per-cell command line): which
+// build of a tool a report judged belongs beside the host it ran on.
+json outside_twins(const std::vector<CellResult>& results) {
+  std::map<std::string, json> seen;
+  for (const CellResult& r : results) {
+    if (!r.twin_provenance.is_object() || r.twin_provenance.empty()) continue;
+    json identity = r.twin_provenance;
+    identity.erase("command");
+    json& entry = seen[r.cell.twin + "\n" + identity.dump()];
+    if (entry.is_null()) {
+      entry = identity;
+      entry["twin"] = r.cell.twin;
+      entry["features"] = json::array();
+    }
+    if (std::find(entry["features"].begin(), entry["features"].end(), r.cell.feature) == entry["features"].end())
+      entry["features"].push_back(r.cell.feature);
+  }
+  json out = json::array();
+  for (auto& [key, entry] : seen) out.push_back(std::move(entry));
+  return out;
+}
+
+// One line for an outside twin: its name, features, where it came from, version and SHA-256.
+std::string outside_twin_line(const json& t) {
+  std::vector<std::string> features;
+  for (const auto& f : t["features"]) features.push_back(f.get<std::string>());
+  std::string line = fmt::format("twin {} ({})", t.value("twin", "?"), fmt::join(features, ", "));
+  for (const char* key : {"executable", "plugin", "version", "sha256"})
+    if (t.contains(key)) line += fmt::format(" · {} {}", key, t.value(key, ""));
+  return line;
+}
+
 // What JUnit reports as an error rather than a failure: the cell could not be judged.
 bool junit_error(const CellResult& r) {
   return r.status == CellStatus::error || r.status == CellStatus::timeout || r.status == CellStatus::no_verdict ||
@@ -92,6 +126,16 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
     suite.append_attribute("errors") = errors;
     suite.append_attribute("skipped") = skipped;
     suite.append_attribute("time") = fmt::format("{:.3f}", time).c_str();
+    for (const auto& t : env.value("outside_twins", json::array())) {
+      if (name != cells.front()->cell.feature + "/" + t.value("twin", "")) continue;
+      auto properties = suite.append_child("properties");
+      for (const auto& [key, value] : t.items()) {
+        if (!value.is_string()) continue;
+        auto property = properties.append_child("property");
+        property.append_attribute("name") = key.c_str();
+        property.append_attribute("value") = value.get<std::string>().c_str();
+      }
+    }
     for (const CellResult* r : cells) {
       auto tc = suite.append_child("testcase");
       tc.append_attribute("classname") = name.c_str();
@@ -179,6 +223,8 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
   for (const auto& d : env.value("devices", json::array()))
     h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0),
                      escape_markup(d.value("name", "?")), escape_markup(d.value("compute_capability", "?")));
+  for (const auto& t : env.value("outside_twins", json::array()))
+    h += fmt::format("<p>{}</p>", escape_markup(outside_twin_line(t)));
   h += "<p>Heatmap: each twin's largest |difference| from the reference per vector and option set "
        "(green: bit-exact; light green: within tolerance; red: fail; orange: waived; purple: error, timeout or no verdict; "
        "grey: not supported). Hover a cell for its id and detail.</p>";
@@ -331,12 +377,15 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   for (const auto& d : env.value("devices", json::array()))
     md += fmt::format(" · {} (sm {})", d.value("name", "?"), d.value("compute_capability", "?"));
   md += "\n";
+  for (const auto& t : env.value("outside_twins", json::array())) md += fmt::format("\n{}\n", md_escape(outside_twin_line(t)));
   return md;
 }
 
-void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
+void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& host, const std::vector<std::string>& notes) {
   ensure_directory(dir, "report folder");
   const std::vector<CellResult> results = sorted(all);
+  json env = host;
+  if (json outside = outside_twins(results); !outside.empty()) env["outside_twins"] = std::move(outside);
   json cells = json::array();
   for (const CellResult& r : results) cells.push_back(to_json(r));
   const json summary = {{"schema_version", kReportSchemaVersion},

@@ -15,7 +15,9 @@ namespace twinproof {
 inline constexpr int kReportSchemaVersion = 1;
 
 // Writes the four reports into `dir`. `notes` are lines shown at the top of each (calibration
-// loosenings, merged shards, an interrupted record).
+// loosenings, merged shards, an interrupted record). `environment` describes the host
+// (environment_fingerprint); each report adds to it the twins twinproof did not write that the
+// records name (`outside_twins`: program or plugin, version, SHA-256, the features it ran).
 void render_reports(const std::filesystem::path& dir, const std::vector<CellResult>& results,
                     const nlohmann::json& environment, const std::vector<std::string>& notes = {});
 

@@ -304,6 +304,20 @@ BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
   BOOST_TEST(pass >= 90u);
   BOOST_TEST(refusals >= 10u);
   BOOST_TEST(contains(test::read_file(dir / "r" / "results.jsonl"), "\"per_metric\""));
+  // The reports' environment names the program that was judged, once, beside the host.
+  const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+  const auto& outside = summary["environment"]["outside_twins"];
+  BOOST_TEST_REQUIRE(outside.size() == 1u, outside.dump());
+  BOOST_TEST(outside[0]["twin"] == "exec-self");
+  BOOST_TEST(outside[0]["features"] == nlohmann::json::array({"float_motion", "motion"}), outside.dump());
+  BOOST_TEST(outside[0]["sha256"] == records.front().twin_provenance["sha256"]);
+  BOOST_TEST(contains(outside[0].value("version", ""), "twinproof"));
+  BOOST_TEST(!outside[0].contains("command"));  // a cell's command line stays in its record
+  const std::string sha = outside[0]["sha256"];
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "twin exec-self (float_motion, motion) · executable "));
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "sha256 " + sha));
+  BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "sha256 " + sha));
+  BOOST_TEST(contains(test::read_file(dir / "r" / "junit.xml"), "<property name=\"sha256\" value=\"" + sha + "\""));
 }
 
 BOOST_AUTO_TEST_CASE(a_users_twins_file_gates_a_program_and_calibrate_proposes_its_row) {
