@@ -1,6 +1,8 @@
 // Ctrl-C and SIGTERM during a run: the first one asks the run to stop handing out work and to
 // finish its records and reports (so that they say INCOMPLETE rather than nothing); a second
-// one ends the process at once (the record stays whole: it is appended line by line).
+// one, a second or more later, ends the process at once (the record stays whole: it is appended
+// line by line). Signals within that second are the first request delivered again (timeout(1)
+// signals the process and then its process group).
 #pragma once
 
 namespace twinproof {

@@ -10,6 +10,12 @@
 #include <set>
 #include <thread>
 
+#include <csignal>
+#include <ctime>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <boost/test/unit_test.hpp>
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -21,6 +27,7 @@
 #include "harness/gate.hpp"
 #include "harness/gate_plan.hpp"
 #include "harness/gate_record.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/matrix.hpp"
 #include "harness/parallel.hpp"
 #include "harness/paths.hpp"
@@ -778,6 +785,44 @@ BOOST_AUTO_TEST_CASE(the_recorder_writes_each_verdict_and_stops_at_max_failures)
   for (const CellResult& r : rest) BOOST_TEST(r.status == CellStatus::no_verdict);
   BOOST_TEST(test::read_file(dir / "r" / "cells.txt").find(cells.back().id) != std::string::npos);
   BOOST_CHECK_THROW(GateRecorder(cells, {dir / "r" / "cells.txt" / "x", false, 0}), InputError);
+}
+
+namespace {
+// The exit status of a child that installs the interrupt handlers and then runs `body` (which
+// uses only async-signal-safe calls: the test binary may have threads), or -1 if it was killed.
+int exit_status_of_child(void (*body)()) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    install_interrupt_handlers();
+    body();
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+void sleep_seconds(double s) {
+  timespec ts{static_cast<time_t>(s), static_cast<long>((s - static_cast<double>(static_cast<time_t>(s))) * 1e9)};
+  while (::nanosleep(&ts, &ts) != 0) {
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(one_stop_delivered_twice_is_one_request_and_a_later_one_quits_at_once) {
+  // timeout(1) signals the process and its process group: the run must still finish its reports.
+  BOOST_TEST(exit_status_of_child([] {
+               ::raise(SIGTERM);
+               ::raise(SIGTERM);
+               ::raise(SIGINT);
+               ::_exit(interrupt_signal() == SIGTERM ? 7 : 8);
+             }) == 7);
+  // A second request a second or more after the first ends the process at once, as 128 + signal.
+  BOOST_TEST(exit_status_of_child([] {
+               ::raise(SIGINT);
+               sleep_seconds(1.2);
+               ::raise(SIGINT);
+               ::_exit(9);  // not reached
+             }) == 130);
 }
 
 BOOST_AUTO_TEST_CASE(the_watchdog_names_a_hung_task_once_and_ignores_finished_ones) {

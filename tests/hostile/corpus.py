@@ -37,7 +37,9 @@ class Case:
         self.stdin = stdin                # bytes for standard input
         self.unless = unless              # callable() -> reason to skip the case on this machine
         self.address_space = address_space  # bytes of virtual memory the process may map (RLIMIT_AS)
-        self.signal_after = signal_after  # (seconds, signal): interrupt the run as a user or a CI runner would
+        # [(seconds, signal), ...]: interrupt the run as a user or a CI runner would, each signal
+        # the given seconds after the one before.
+        self.signal_after = signal_after
 
 
 def nested(depth, open_="[", close="]", inner="0"):
@@ -339,10 +341,13 @@ def cases():
         if not md.startswith("## twinproof gate: INCOMPLETE") or "banner INCOMPLETE" not in html or "no-verdict" not in junit:
             return "a report does not say INCOMPLETE"
         return run_check(tmp, ["report", os.path.join(tmp, "r")], 2)
+    interrupted = ["gate", "--quiet", "--matrix", "{sweep}", "--filter", "float_motion/cpu*", "--report-dir", "{tmp}/r", "-j", "2"]
     for name, sig, rc in (("SIGINT", signal.SIGINT, 130), ("SIGTERM", signal.SIGTERM, 143)):
-        add(Case(f"gate interrupted by {name}", ["gate", "--quiet", "--matrix", "{sweep}", "--filter", "float_motion/cpu*",
-                                                 "--report-dir", "{tmp}/r", "-j", "2"], rc, "without a verdict (INCOMPLETE)",
-                 signal_after=(1.5, sig), check=incomplete_reports))
+        add(Case(f"gate interrupted by {name}", interrupted, rc, "without a verdict (INCOMPLETE)",
+                 signal_after=[(1.5, sig)], check=incomplete_reports))
+    # timeout(1) signals the process and then its process group: one stop arrives as two signals.
+    add(Case("gate stopped by timeout(1): SIGTERM twice at once", interrupted, 143, "without a verdict (INCOMPLETE)",
+             signal_after=[(1.5, signal.SIGTERM), (0, signal.SIGTERM)], check=incomplete_reports))
 
     # 9. --require.
     for name, value in (("typo", "cuda-rowthred"), ("capitals", "CUDA"), ("empty", ""), ("space", " cuda"),
@@ -743,8 +748,9 @@ def run_case(case, tmp):
         if case.signal_after:
             proc = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
                                     preexec_fn=preexec, cwd=tmp)
-            time.sleep(case.signal_after[0])
-            proc.send_signal(case.signal_after[1])
+            for delay, sig in case.signal_after:
+                time.sleep(delay)
+                proc.send_signal(sig)
             o, e = proc.communicate(timeout=case.timeout)
             p = subprocess.CompletedProcess(args, proc.returncode, o, e)
         else:
