@@ -253,6 +253,27 @@ BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
   BOOST_TEST(judge_parity(parity, refused, exit3, table, "2026-12-03").status == CellStatus::pass);
 }
 
+BOOST_AUTO_TEST_CASE(a_program_stopped_with_the_run_leaves_its_cell_without_a_verdict) {
+  // timeout(1) and CI runners signal the whole process group: the program dies of the same stop
+  // as the gate, often before the gate notices it. Its cell has no verdict; it is not an error.
+  TempDir dir;
+  write_twins(dir, sh_twin("stopped", "kill -TERM $PPID; sleep 0.3; exit 143"));
+  test::write_file(dir / "matrix.json", R"({"schema": 2, "name": "stopped", "feature": "float_motion", "reference": "cpu",
+    "option_sets": {"default": {}}, "axes": {"twin": ["stopped"], "vector": ["flash64"], "bitdepth": ["native"],
+    "chroma": ["native"], "options": ["default"]}, "include": [], "exclude": []})");
+  nlohmann::json table = nlohmann::json::parse(test::read_file(data_root() / "ci" / "calibration.json"));
+  table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", "stopped"}, {"mode", "exact"},
+                           {"reason", "test"}, {"provenance", {{"by", "test"}}}});
+  test::write_file(dir / "table.json", table.dump());
+  const auto r = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
+                          "--calibration", (dir / "table.json").string(), "--quiet", "--report-dir", (dir / "r").string()});
+  BOOST_TEST(r.rc == 143, r.out << r.err);
+  const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+  BOOST_TEST(summary["verdict"] == "INCOMPLETE");
+  BOOST_TEST(summary["counts"]["error"] == 0, summary["counts"].dump());
+  BOOST_TEST(summary["counts"]["no-verdict"] == 1, summary["counts"].dump());
+}
+
 BOOST_AUTO_TEST_CASE(repeated_and_concurrent_runs_must_return_the_same_bits) {
   TempDir dir;
   const Cell cell = flash_cell();
