@@ -5,6 +5,9 @@
 #include <random>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "harness/paths.hpp"
 #include "harness/process.hpp"
 
 namespace twinproof::test {
@@ -53,6 +56,14 @@ CliResult run_program(const std::string& bin, const std::vector<std::string>& ar
   r.out = read_file(tmp / "out");
   r.err = read_file(tmp / "err");
   return r;
+}
+
+void write_table_with_exact_rows(const fs::path& file, const std::vector<std::string>& twins) {
+  nlohmann::json table = nlohmann::json::parse(read_file(data_root() / "ci" / "calibration.json"));
+  for (const std::string& twin : twins)
+    table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", twin}, {"mode", "exact"},
+                             {"reason", "test fixture"}, {"provenance", {{"measured_by", "test"}}}});
+  write_file(file, table.dump());
 }
 
 }  // namespace twinproof::test

@@ -266,11 +266,7 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_an_exec_twins_program_alone_on_the_ra
       "cpu", "{options}", "--json", "--output", "{output}"])");
   const std::string broken = twin("raw-false", R"("executable": {"program": "sh"}, "command": ["{exe}", "-c", "echo no such luck >&2; exit 3", "{input}", "{output}"])");
   write_file(dir / "twins.json", R"({"schema": 1, "twins": [)" + self + ", " + broken + "]}");
-  json table = json::parse(read_file(data_root() / "ci" / "calibration.json"));
-  for (const char* name : {"raw-self", "raw-false"})
-    table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", name}, {"mode", "exact"},
-                             {"reason", "test"}, {"provenance", {{"by", "test"}}}});
-  write_file(dir / "table.json", table.dump());
+  test::write_table_with_exact_rows(dir / "table.json", {"raw-self", "raw-false"});
   const auto bench = [&](const std::string& backends) {
     return run_cli({"--twins", (dir / "twins.json").string(), "bench", "--from-file", (dir / "clip.yuv").string(), "--sizes",
                     "40x24", "--feature", "float_motion", "--backends", backends, "--reps", "2", "--calibration",

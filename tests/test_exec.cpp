@@ -63,6 +63,16 @@ std::string sh_twin(const std::string& name, const std::string& script, const st
                      name, nlohmann::json(script).dump(), extra);
 }
 
+// A float_motion matrix of one twin over `vectors` at their native formats and default options.
+fs::path write_one_twin_matrix(const TempDir& dir, const std::string& twin, const std::string& vectors) {
+  const fs::path p = dir / "matrix.json";
+  test::write_file(p, fmt::format(R"({{"schema": 2, "name": "{0}", "feature": "float_motion", "reference": "cpu",
+    "option_sets": {{"default": {{}}}}, "axes": {{"twin": ["{0}"], "vector": [{1}], "bitdepth": ["native"],
+    "chroma": ["native"], "options": ["default"]}}, "include": [], "exclude": []}})",
+                                  twin, vectors));
+  return p;
+}
+
 // Runs one exec twin of a twins file over a cell, as the gate does, without registering it.
 Outcome run_exec(const ExecTwinSpec& spec, const Cell& cell) {
   const auto shared = std::make_shared<const ExecTwinSpec>(spec);
@@ -258,13 +268,8 @@ BOOST_AUTO_TEST_CASE(a_program_stopped_with_the_run_leaves_its_cell_without_a_ve
   // as the gate, often before the gate notices it. Its cell has no verdict; it is not an error.
   TempDir dir;
   write_twins(dir, sh_twin("stopped", "kill -TERM $PPID; sleep 0.3; exit 143"));
-  test::write_file(dir / "matrix.json", R"({"schema": 2, "name": "stopped", "feature": "float_motion", "reference": "cpu",
-    "option_sets": {"default": {}}, "axes": {"twin": ["stopped"], "vector": ["flash64"], "bitdepth": ["native"],
-    "chroma": ["native"], "options": ["default"]}, "include": [], "exclude": []})");
-  nlohmann::json table = nlohmann::json::parse(test::read_file(data_root() / "ci" / "calibration.json"));
-  table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", "stopped"}, {"mode", "exact"},
-                           {"reason", "test"}, {"provenance", {{"by", "test"}}}});
-  test::write_file(dir / "table.json", table.dump());
+  write_one_twin_matrix(dir, "stopped", R"("flash64")");
+  test::write_table_with_exact_rows(dir / "table.json", {"stopped"});
   const auto r = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
                           "--calibration", (dir / "table.json").string(), "--quiet", "--report-dir", (dir / "r").string()});
   BOOST_TEST(r.rc == 143, r.out << r.err);
@@ -347,13 +352,8 @@ BOOST_AUTO_TEST_CASE(a_users_twins_file_gates_a_program_and_calibrate_proposes_i
   // twinproof's own score: judged exact it fails; calibrate proposes the places that held.
   const std::string script = R"("$TWINPROOF_SELF" score "$0" --feature float_motion --csv --output - | awk -F, 'NR==1{print "Frame,motion,"} NR>1{printf "%d,%.2f,\n", $1, $2}' > "$1")";
   write_twins(dir, sh_twin("rounded", script));
-  test::write_file(dir / "matrix.json", R"({"schema": 2, "name": "rounded", "feature": "float_motion", "reference": "cpu",
-    "option_sets": {"default": {}}, "axes": {"twin": ["rounded"], "vector": ["pan576", "flash64"], "bitdepth": ["native"],
-    "chroma": ["native"], "options": ["default"]}, "include": [], "exclude": []})");
-  nlohmann::json table = nlohmann::json::parse(test::read_file(data_root() / "ci" / "calibration.json"));
-  table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", "rounded"}, {"mode", "exact"},
-                           {"reason", "test"}, {"provenance", {{"by", "test"}}}});
-  test::write_file(dir / "table.json", table.dump());
+  write_one_twin_matrix(dir, "rounded", R"("pan576", "flash64")");
+  test::write_table_with_exact_rows(dir / "table.json", {"rounded"});
   const char* bin = std::getenv("TWINPROOF_BIN");  // as run_cli finds it (a GPU bundle sets it)
   const std::string self = bin != nullptr && *bin != '\0' ? bin : TWINPROOF_BIN;
   const std::string env = "TWINPROOF_SELF=" + self;

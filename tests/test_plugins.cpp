@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include <boost/test/unit_test.hpp>
-#include <nlohmann/json.hpp>
 
 #include "harness/gate.hpp"
 #include "harness/paths.hpp"
@@ -161,12 +160,8 @@ BOOST_AUTO_TEST_CASE(what_a_running_plugin_does_wrong_is_a_status_never_a_pass) 
   test::write_file(matrix, R"({"schema": 2, "name": "broken", "description": "the broken plugin's one cell",
     "features": [{"feature": "float_motion", "reference": "cpu", "option_sets": {"default": {}},
       "axes": {"twin": ["broken-plugin"], "vector": ["pan576"], "bitdepth": ["native"], "chroma": ["native"], "options": ["default"]}}]})");
-  // The project's table and one exact row for this fixture twin.
-  nlohmann::json table = nlohmann::json::parse(test::read_file(data_root() / "ci" / "calibration.json"));
-  table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", "broken-plugin"}, {"mode", "exact"},
-                           {"reason", "test fixture"}, {"provenance", {{"measured_by", "test"}, {"on", "any"}, {"date", "2026-12-03"}}}});
   const fs::path calibration = matrix_dir / "calibration.json";
-  test::write_file(calibration, table.dump());
+  test::write_table_with_exact_rows(calibration, {"broken-plugin"});
   for (const Expected& e : cases) {
     BrokenCase c(e.which);
     TempDir dir;
