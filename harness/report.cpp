@@ -126,8 +126,10 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
     suite.append_attribute("errors") = errors;
     suite.append_attribute("skipped") = skipped;
     suite.append_attribute("time") = fmt::format("{:.3f}", time).c_str();
+    const Cell& suite_cell = cells.front()->cell;
     for (const auto& t : env.value("outside_twins", json::array())) {
-      if (name != cells.front()->cell.feature + "/" + t.value("twin", "")) continue;
+      const json& ran = t["features"];
+      if (t.value("twin", "") != suite_cell.twin || std::find(ran.begin(), ran.end(), suite_cell.feature) == ran.end()) continue;
       auto properties = suite.append_child("properties");
       for (const auto& [key, value] : t.items()) {
         if (!value.is_string()) continue;
