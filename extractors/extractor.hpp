@@ -170,8 +170,11 @@ class Extractor {
   virtual ~Extractor() = default;
   // Validates the options and the format; throws ConfigError. No frame has been seen yet.
   virtual void init(const Format& fmt, const OptionList& options) = 0;
-  // `frame` is the label written to the sink; labels must be consecutive.
-  virtual void extract(const PictureView& pic, unsigned frame, ScoreSink& sink) = 0;
+  // One frame of the pair, as libvmaf's extract takes it: the reference picture and the distorted
+  // one, of the same format. A feature that reads the reference alone (the motion features)
+  // ignores `dist`; one clip scored on its own is passed as both. `frame` is the label written to
+  // the sink; labels must be consecutive.
+  virtual void extract(const PictureView& ref, const PictureView& dist, unsigned frame, ScoreSink& sink) = 0;
   // Emits whatever the last frames still owe (look-ahead metrics).
   virtual void flush(ScoreSink& sink) = 0;
   // The metrics this configuration emits, in report order.

@@ -86,6 +86,10 @@ struct FeatureDescriptor {
   std::span<const OptionSpec> options;
   // Frames after t that metric values of frame t may depend on (motion2 looks one ahead).
   unsigned lookahead = 0;
+  // Whether the scores depend on the distorted clip of a pair. The motion features read the
+  // reference alone, as libvmaf's do; psnr reads both. A twin that can be handed only one clip (a
+  // version-1 plugin) cannot run a feature that reads both.
+  bool reads_distorted = false;
   DeviceTraffic (*traffic)(const Format& fmt, const OptionList& options) = nullptr;
   // Option sets that reach every path of the feature's arithmetic: twin checks run each.
   std::vector<OptionList> probe_option_sets;

@@ -47,7 +47,7 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
   try {
     const Manifest& m = Manifest::project();
     const auto opening = Clock::now();
-    auto src = open_vector(m.variant(cell.vector, cell.bitdepth, cell.chroma), m);
+    ClipPair clips = open_pair(cell.vector, cell.bitdepth, cell.chroma, m);
     o.input_seconds = since(opening);
     ex = make_extractor(b, ctx);
     RunOptions run;
@@ -56,7 +56,8 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
       if (timeout_s > 0 && since(t0) > timeout_s)
         throw TimeoutError(fmt::format("exceeded --cell-timeout {}s at frame {}", timeout_s, frame));
     };
-    o.table = run_extractor(*ex, *src, cell.options, run);
+    o.table = clips.distorted ? run_extractor(*ex, *clips.reference, *clips.distorted, cell.options, run)
+                              : run_extractor(*ex, *clips.reference, cell.options, run);
     o.judged_metrics = ex->judged_metrics();
     o.kind = Outcome::Kind::scores;
   } catch (const Interrupted&) {

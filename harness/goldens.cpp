@@ -108,6 +108,14 @@ std::vector<GoldenFile> load_goldens(const std::string& feature) {
 }
 
 namespace {
+// A golden's clips (a vector, or a pair "VECTOR~DISTORTION" at the reference vector's own depth
+// and chroma) through `ex`.
+ScoreTable run_golden_clips(Extractor& ex, const std::string& vector, const VectorSpec& reference, const OptionList& options) {
+  ClipPair clips = open_pair(vector, reference.fmt.bitdepth, reference.fmt.chroma);
+  return clips.distorted ? run_extractor(ex, *clips.reference, *clips.distorted, options)
+                         : run_extractor(ex, *clips.reference, options);
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -117,7 +125,7 @@ GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorCo
   GoldenResult r;
   r.id = c.id;
   const auto t0 = std::chrono::steady_clock::now();
-  const VectorSpec& v = Manifest::project().get(c.vector);
+  const VectorSpec& v = Manifest::project().reference_of(c.vector);
   if (!vector_present(v)) {
     r.status = GoldenStatus::absent;
     r.detail = fmt::format("vector {} is not in the cache ({}); run `twinproof vectors fetch {}`", v.id,
@@ -125,9 +133,8 @@ GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorCo
     return r;
   }
   try {
-    auto src = open_vector(v);
     auto ex = make_extractor(b, ctx);
-    const ScoreTable got = run_extractor(*ex, *src, c.options);
+    const ScoreTable got = run_golden_clips(*ex, c.vector, v, c.options);
     r.comparison = compare_tables(c.expected, got, t);
     r.status = r.comparison.pass ? GoldenStatus::pass : GoldenStatus::fail;
     r.detail = fmt::format("{} frames, {}", got.frames(), r.comparison.summary());
@@ -144,14 +151,13 @@ GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const Extra
   GoldenResult r;
   r.id = g.id;
   const auto t0 = std::chrono::steady_clock::now();
-  const VectorSpec& v = Manifest::project().get(g.vector);
+  const VectorSpec& v = Manifest::project().reference_of(g.vector);
   try {
     // The whole clip, not init alone: a twin may refuse while extracting (samples out of range),
     // and an exec twin's program only runs, and refuses, once it has the frames.
     auto ex = make_extractor(b, ctx);
     if (vector_present(v)) {
-      auto src = open_vector(v);
-      (void)run_extractor(*ex, *src, g.options);  // its init refuses as init alone would
+      (void)run_golden_clips(*ex, g.vector, v, g.options);  // its init refuses as init alone would
     } else {
       ex->init(v.fmt, g.options);  // most refusals come here, clip or no clip
       r.status = GoldenStatus::absent;

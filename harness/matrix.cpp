@@ -77,7 +77,7 @@ bool glob(const std::string& pattern, const std::string& text) { return ::fnmatc
 using Coordinates = std::map<std::string, std::string>;
 
 // The axes a cell has, which rules may name.
-constexpr std::array<std::string_view, 6> kRuleAxes = {"twin", "vector", "bitdepth", "chroma", "options", "native"};
+constexpr std::array<std::string_view, 7> kRuleAxes = {"twin", "vector", "distortion", "bitdepth", "chroma", "options", "native"};
 
 // A rule: axis -> glob or list of globs; matches when every axis it names matches. Rules are
 // checked by check_rules first (objects over known axes, string globs).
@@ -175,7 +175,7 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
   m.features.push_back(feature_name);
   const json axes = j.value("axes", json::object());
   if (!axes.is_object()) throw InputError(file, field("axes"), json_excerpt(axes), "axes is an object");
-  reject_unknown_keys(axes, {"twin", "vector", "bitdepth", "chroma", "options"}, file, field("axes"));
+  reject_unknown_keys(axes, {"twin", "vector", "distortion", "bitdepth", "chroma", "options"}, file, field("axes"));
   const json sets = j.value("option_sets", json::object());
   if (!sets.is_object()) throw InputError(file, field("option_sets"), json_excerpt(sets), "option_sets is an object");
   std::map<std::string, OptionList> option_sets;
@@ -198,8 +198,16 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
              depths = axis(axes, file, "bitdepth"), chromas = axis(axes, file, "chroma"), opts = axis(axes, file, "options");
   for (const std::string& o : opts)
     if (!option_sets.count(o)) throw InputError(file, field("axes.options"), o, "not defined under option_sets");
-  for (const std::string& vid : vectors) {
-    const VectorSpec& v = manifest.get(vid);
+  // The distortion axis: "none" (the vector alone, as every matrix before pairs had it) or
+  // distortions of the manifest, each making the pair "VECTOR~DISTORTION".
+  const std::vector<std::string> distortions =
+      axes.contains("distortion") ? axis(axes, file, "distortion") : std::vector<std::string>{"none"};
+  for (const std::string& d : distortions)
+    if (d != "none") (void)manifest.distortion(d);
+  for (const std::string& base : vectors)
+   for (const std::string& distortion : distortions) {
+    const std::string vid = distortion == "none" ? base : base + "~" + distortion;
+    const VectorSpec& v = manifest.get(base);
     for (const std::string& d : depths)
       for (const std::string& c : chromas) {
         int bitdepth = v.fmt.bitdepth;
@@ -219,7 +227,7 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
         const bool native = bitdepth == v.fmt.bitdepth && chroma == v.fmt.chroma;
         for (const std::string& o : opts)
           for (const std::string& twin : twins) {
-            const Coordinates co = {{"twin", twin},         {"vector", vid},
+            const Coordinates co = {{"twin", twin},         {"vector", base}, {"distortion", distortion},
                                     {"bitdepth", std::to_string(bitdepth)}, {"chroma", std::string(to_string(chroma))},
                                     {"options", o},         {"native", native ? "true" : "false"}};
             if (!include.empty() && std::none_of(include.begin(), include.end(), [&](const json& r) { return rule_matches(r, co); }))
@@ -249,14 +257,14 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
             m.cells.push_back(std::move(cell));
           }
       }
-  }
+   }
 }
 
 }  // namespace
 
 bool is_plain_name(std::string_view name) {
   return !name.empty() && name.size() <= 64 && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+';
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+' || ch == '~';
   });
 }
 

@@ -25,7 +25,7 @@ struct Cell {
   std::string id;  // feature/twin/vector/NNb/CCC/option_set
   CellKind kind = CellKind::parity;
   std::string feature, reference, twin;
-  std::string vector;  // base vector id
+  std::string vector;  // base vector id, or a pair's: "VECTOR~DISTORTION"
   int bitdepth = 8;
   Chroma chroma = Chroma::c420;
   std::string option_set;
@@ -56,7 +56,7 @@ struct Matrix {
 };
 
 // A name that becomes one part of a cell id and of paths (option sets, vector ids in bundles): 1 to
-// 64 of A-Z a-z 0-9 _ - . = +, not starting with '.'.
+// 64 of A-Z a-z 0-9 _ - . = + ~, not starting with '.' ('~' joins a pair's vector and distortion).
 bool is_plain_name(std::string_view name);
 
 // Loads and expands a matrix file. Throws InputError naming the file and the field.

@@ -63,12 +63,13 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o,
   ExtractorContext ctx;
   ctx.device = o.device;
   auto ex = make_extractor(b, ctx);
-  auto src = t.open();
+  ClipPair clips = t.open();
   RunOptions run;
   if (o.frames) run.range = *o.frames;
   run.first_label = t.first_label;
   run.lookahead = feature_or_throw(t.cell.feature, "feature").lookahead;
-  ScoreTable table = run_extractor(*ex, *src, t.cell.options, run);
+  ScoreTable table = clips.distorted ? run_extractor(*ex, *clips.reference, *clips.distorted, t.cell.options, run)
+                                     : run_extractor(*ex, *clips.reference, t.cell.options, run);
   if (judged != nullptr) *judged = ex->judged_metrics();
   return table;
 }
@@ -82,18 +83,22 @@ struct Bisection {
 };
 Bisection bisect_stages(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const ReproTarget& t,
                         const ReproOptions& o, unsigned first, unsigned limit) {
-  auto src = t.open();
+  ClipPair clips = t.open();
   unsigned label = t.first_label;
-  Frame f;
-  const auto next = [&]() -> const Frame* {
-    while (src->next(f)) {
+  Frame f, g;
+  const auto next = [&]() -> FramePair {
+    while (clips.reference->next(f)) {
+      if (clips.distorted && !clips.distorted->next(g))
+        throw InputError(clips.distorted->name(), "frames", std::to_string(label - t.first_label),
+                         "the distorted clip ends before its reference");
       const unsigned l = label++;
-      if (l > limit) return nullptr;
-      if (l >= first) return &f;
+      if (l > limit) return {};
+      if (l >= first) return {&f, clips.distorted ? &g : &f};
     }
-    return nullptr;
+    return {};
   };
-  const TwinCheckReport r = check_twin(feature, reference, twin, src->format(), next, t.cell.options, o.device, first);
+  const TwinCheckReport r =
+      check_twin(feature, reference, twin, clips.reference->format(), next, t.cell.options, o.device, first);
   if (r.stages.empty()) return {std::nullopt, {}, r.stages_compared};  // no exposed stage differs (or both refused)
   return {r.frame, r.stages, true};
 }
@@ -134,30 +139,38 @@ std::string bisection_verdict(const FeatureDescriptor& feature, const Cell& c, c
 // The files of a bundle that a replay reads, each pinned in SHA256SUMS (sha256sum's format), so
 // that an edit to any byte of them (the Y4M header included) is found before anything runs.
 constexpr const char* kBundleSums = "SHA256SUMS";
-constexpr std::array<const char*, 2> kBundleFiles = {"cell.json", "frames.y4m"};
+// The files a replay reads: a pair's bundle holds its distorted clip too.
+std::vector<const char*> bundle_files(const Cell& c) {
+  if (split_pair_name(c.vector).distortion.empty()) return {"cell.json", "frames.y4m"};
+  return {"cell.json", "frames.y4m", "distorted.y4m"};
+}
+
+// Writes frames from .. to of `src` (whose first frame is labelled `first_label`) as a .y4m;
+// returns the SHA-256 of their raw stream and how many were written.
+std::pair<std::string, unsigned> write_frames(FrameSource& src, const fs::path& file, unsigned first_label, unsigned from,
+                                              unsigned to) {
+  Sha256 hash;
+  unsigned written = 0;
+  auto writer = create_y4m_writer(file.string(), src.format());
+  Frame f;
+  unsigned index = 0;
+  while (src.next(f)) {
+    const unsigned label = first_label + index++;
+    if (label < from || label > to) continue;
+    writer->write(f);
+    hash.update(f.bytes(), f.size());
+    ++written;
+  }
+  writer->close();
+  return {hash.hex_digest(), written};
+}
 
 // Writes the bundle; returns the line that says what it holds.
 std::string write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned from, unsigned to) {
   ensure_directory(o.bundle, "--bundle");
-  const fs::path frames = o.bundle / "frames.y4m";
-  Sha256 hash;
-  unsigned written = 0;
-  Format frames_format{};
-  {
-    auto src = t.open();
-    frames_format = src->format();
-    auto writer = create_y4m_writer(frames.string(), src->format());
-    Frame f;
-    unsigned index = 0;
-    while (src->next(f)) {
-      const unsigned label = t.first_label + index++;
-      if (label < from || label > to) continue;
-      writer->write(f);
-      hash.update(f.bytes(), f.size());
-      ++written;
-    }
-    writer->close();
-  }
+  ClipPair clips = t.open();
+  const Format frames_format = clips.reference->format();
+  const auto [frames_sha, written] = write_frames(*clips.reference, o.bundle / "frames.y4m", t.first_label, from, to);
   const Cell& c = t.cell;
   // The cell's own record, as results.jsonl holds it, and what the frames are.
   json cell = to_json(c);
@@ -165,8 +178,10 @@ std::string write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned f
                {"height", frames_format.height},
                {"first_label", from},
                {"frames", written},
-               {"frames_sha256", hash.hex_digest()},
+               {"frames_sha256", frames_sha},
                {"with_mutants", o.with_mutants}});
+  if (clips.distorted)
+    cell["distorted_sha256"] = write_frames(*clips.distorted, o.bundle / "distorted.y4m", t.first_label, from, to).first;
   write_file(o.bundle / "cell.json", cell.dump(2) + "\n", "the bundle's cell.json");
   write_file(o.bundle / "environment.json", environment_fingerprint().dump(2) + "\n", "the bundle's environment.json");
   write_file(o.bundle / "commands.txt",
@@ -175,10 +190,10 @@ std::string write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned f
                          from, to, c.vector, o.bundle.filename().string(), o.with_mutants ? " --with-mutants" : "", o.rerun),
              "the bundle's commands.txt");
   std::string sums;
-  for (const char* name : kBundleFiles) sums += fmt::format("{}  {}\n", sha256_file((o.bundle / name).string()), name);
+  for (const char* name : bundle_files(c)) sums += fmt::format("{}  {}\n", sha256_file((o.bundle / name).string()), name);
   write_file(o.bundle / kBundleSums, sums, "the bundle's SHA256SUMS");
-  return fmt::format("bundle: {} ({} frames as .y4m, cell.json, commands.txt, environment.json, SHA256SUMS)", o.bundle.string(),
-                     written);
+  return fmt::format("bundle: {} ({} frames as .y4m{}, cell.json, commands.txt, environment.json, SHA256SUMS)", o.bundle.string(),
+                     written, clips.distorted ? ", reference and distorted" : "");
 }
 
 // A bundle file: a regular file directly in the bundle folder (not a link out of it, not a FIFO
@@ -192,8 +207,9 @@ fs::path bundle_file(const fs::path& dir, const char* name) {
   return p;
 }
 
-// Checks every file a replay reads against SHA256SUMS.
-void verify_bundle_sums(const fs::path& dir) {
+// Checks every file a replay reads against SHA256SUMS: those of a single clip, or of a pair when
+// `pair` (cell.json, read after this check, must then name a pair).
+void verify_bundle_sums(const fs::path& dir, bool& pair) {
   const fs::path sums_file = bundle_file(dir, kBundleSums);
   std::ifstream in(sums_file);
   std::map<std::string, std::string> listed;
@@ -205,7 +221,11 @@ void verify_bundle_sums(const fs::path& dir) {
       throw InputError(sums_file.string(), fmt::format("line {}", n), line.substr(0, 80), "expected '<64 hex digits>  <file>'");
     listed[line.substr(sep + 2)] = line.substr(0, 64);
   }
-  for (const char* name : kBundleFiles) {
+  pair = listed.count("distorted.y4m") != 0;
+  Cell shape;
+  if (pair) shape.vector = "a~b";
+  const std::vector<const char*> files = bundle_files(shape);
+  for (const char* name : files) {
     const auto it = listed.find(name);
     if (it == listed.end()) throw InputError(sums_file.string(), name, "(missing)", "every file a replay reads is listed");
     const std::string got = sha256_file(bundle_file(dir, name).string());
@@ -213,7 +233,7 @@ void verify_bundle_sums(const fs::path& dir) {
       throw InputError((dir / name).string(), "sha256", got,
                        fmt::format("the bundle was modified after it was written (SHA256SUMS says {})", it->second));
   }
-  if (listed.size() != kBundleFiles.size())
+  if (listed.size() != files.size())
     throw InputError(sums_file.string(), "files", std::to_string(listed.size()), "lists files a bundle does not have");
 }
 
@@ -222,14 +242,15 @@ void verify_bundle_sums(const fs::path& dir) {
 ReproTarget load_bundle(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "--bundle", dir.string(), "not a folder holding a repro bundle");
-  verify_bundle_sums(dir);
+  bool pair = false;
+  verify_bundle_sums(dir, pair);
   const fs::path cell_file = dir / "cell.json";
   const std::string file = cell_file.string();
   const json j = read_json_file(cell_file, "the repro bundle's cell.json");
   if (!j.is_object()) throw InputError(file, "cell", json_excerpt(j), "cell.json is a JSON object");
   reject_unknown_keys(j,
                       {"id", "kind", "feature", "reference", "twin", "vector", "bitdepth", "chroma", "width", "height", "option_set",
-                       "options", "golden", "first_label", "frames", "frames_sha256", "with_mutants"},
+                       "options", "golden", "first_label", "frames", "frames_sha256", "distorted_sha256", "with_mutants"},
                       file, "");
   const auto field = [&](const char* key) -> const json& {
     const auto it = j.find(key);
@@ -292,7 +313,32 @@ ReproTarget load_bundle(const fs::path& dir) {
   const std::string frames = (dir / "frames.y4m").string();
   const Format got = open_y4m(frames)->format();
   if (!(got == want)) throw InputError(frames, "header", describe(got), "cell.json says " + describe(want));
-  t.open = [frames, sha, count, id = c.id] { return verify_stream(open_y4m(frames), "bundle " + id, sha, count); };
+  if (pair != !split_pair_name(c.vector).distortion.empty())
+    throw InputError(file, "vector", c.vector,
+                     pair ? "the bundle holds distorted.y4m, but its cell is no pair (VECTOR~DISTORTION)"
+                          : "a pair's bundle holds distorted.y4m, and this one does not");
+  std::string distorted_sha;
+  const std::string distorted = (dir / "distorted.y4m").string();
+  if (pair) {
+    distorted_sha = text("distorted_sha256");
+    if (distorted_sha.size() != 64 || distorted_sha.find_first_not_of("0123456789abcdef") != std::string::npos)
+      throw InputError(file, "distorted_sha256", distorted_sha, "a SHA-256 is 64 lowercase hex digits");
+    const Format d = open_y4m(distorted)->format();
+    if (!(d == want)) throw InputError(distorted, "header", describe(d), "cell.json says " + describe(want));
+  }
+  t.open = [frames, sha, count, id = c.id, pair, distorted, distorted_sha] {
+    ClipPair clips;
+    clips.reference = verify_stream(open_y4m(frames), "bundle " + id, sha, count);
+    if (pair) clips.distorted = verify_stream(open_y4m(distorted), "bundle " + id + " (distorted)", distorted_sha, count);
+    return clips;
+  };
+  return t;
+}
+
+ReproTarget cell_target(const Cell& cell) {
+  ReproTarget t;
+  t.cell = cell;
+  t.open = [cell] { return open_pair(cell.vector, cell.bitdepth, cell.chroma); };
   return t;
 }
 

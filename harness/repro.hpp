@@ -12,6 +12,7 @@
 #include "harness/matrix.hpp"
 #include "harness/scores.hpp"
 #include "harness/twin_check.hpp"
+#include "harness/vectors/vectors.hpp"
 
 namespace twinproof {
 
@@ -20,8 +21,9 @@ Cell find_cell(const std::string& id, const std::filesystem::path& matrix = {});
 
 struct ReproTarget {
   Cell cell;
-  // Opens the cell's frames from the start (a manifest vector, or a bundle's frames.y4m).
-  std::function<std::unique_ptr<FrameSource>()> open;
+  // Opens the cell's clips from the start (a manifest vector or pair, or a bundle's frames.y4m
+  // and, for a pair, distorted.y4m).
+  std::function<ClipPair()> open;
   unsigned first_label = 0;  // label of the source's first frame (bundles keep the original ones)
   // A bundle is written only for a cell both sides score: a refusal while replaying one means the
   // bundle is not what repro wrote (an error, exit 2), not a refusal verdict.
@@ -63,7 +65,11 @@ void print_repro(const ReproResult& result, const ReproTarget& target, std::ostr
 // Both.
 ReproResult run_repro(const ReproTarget& target, const ReproOptions& options, std::ostream& out);
 
-// Replays a bundle written by run_repro (cell.json, frames.y4m, commands.txt, environment.json).
+// The target of a cell of the project's matrices: its clips from the manifest.
+ReproTarget cell_target(const Cell& cell);
+
+// Replays a bundle written by run_repro (cell.json, frames.y4m, distorted.y4m for a pair,
+// commands.txt, environment.json).
 ReproTarget load_bundle(const std::filesystem::path& dir);
 
 }  // namespace twinproof

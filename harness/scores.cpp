@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/errors.hpp"
 #include "harness/io/read_ahead.hpp"
 
 namespace twinproof {
@@ -71,36 +72,85 @@ ReadPlan plan_reading(std::size_t frame_bytes, unsigned readers) {
   return plan;
 }
 
-ScoreTable run_extractor(Extractor& ex, FrameSource& input, const OptionList& options, const RunOptions& run) {
-  // The next frames are read while this one computes (and while init sets up the backend: a
-  // device's context is created meanwhile), unless a read could block without end.
-  std::optional<ReadAhead> ahead;
-  if (!input.may_block()) {
-    const ReadPlan plan = plan_reading(frame_bytes(input.format(), input.name()), run.readers);
-    ahead.emplace(input, plan.depth, plan.readers);
+namespace {
+
+// A clip read ahead of the extractor (unless a read could block without end), into the memory
+// the backend asks for when the run wants it.
+class ClipReader {
+ public:
+  ClipReader(FrameSource& input, const RunOptions& run) {
+    if (!input.may_block()) {
+      const ReadPlan plan = plan_reading(frame_bytes(input.format(), input.name()), run.readers);
+      ahead_.emplace(input, plan.depth, plan.readers);
+    }
+    src_ = ahead_ ? &*ahead_ : &input;
   }
-  FrameSource& src = ahead ? *ahead : input;
-  ex.init(src.format(), options);
-  if (ahead) ahead->read_leading_planes(ex.planes_read());
-  if (ahead && run.backend_memory)
-    if (auto memory = ex.frame_memory()) ahead->use_memory(std::move(memory));
+  FrameSource& source() { return *src_; }
+  void adapt_to(const Extractor& ex, const RunOptions& run) {
+    if (!ahead_) return;
+    ahead_->read_leading_planes(ex.planes_read());
+    if (run.backend_memory)
+      if (auto memory = ex.frame_memory()) ahead_->use_memory(std::move(memory));
+  }
+
+ private:
+  std::optional<ReadAhead> ahead_;
+  FrameSource* src_ = nullptr;
+};
+
+void check_same_format(FrameSource& reference, FrameSource& distorted) {
+  if (reference.format() == distorted.format()) return;
+  throw InputError(distorted.name(), "format", describe(distorted.format()),
+                   fmt::format("the distorted clip is {}, the reference {} is {}: a pair's clips share one format",
+                               describe(distorted.format()), reference.name(), describe(reference.format())));
+}
+
+[[noreturn]] void unequal_frame_counts(FrameSource& shorter, FrameSource& longer, unsigned frames, const char* which_longer) {
+  throw InputError(shorter.name(), "frames", std::to_string(frames),
+                   fmt::format("holds {} frames, and the {} clip {} holds more: a pair's clips hold the same number of frames",
+                               frames, which_longer, longer.name()));
+}
+
+ScoreTable run_pair(Extractor& ex, FrameSource& reference_input, FrameSource* distorted_input, const OptionList& options,
+                    const RunOptions& run) {
+  // The next frames are read while this one computes (and while init sets up the backend: a
+  // device's context is created meanwhile).
+  ClipReader reference(reference_input, run);
+  std::optional<ClipReader> distorted;
+  if (distorted_input) {
+    check_same_format(reference_input, *distorted_input);
+    distorted.emplace(*distorted_input, run);
+  }
+  FrameSource& ref = reference.source();
+  FrameSource* dist = distorted ? &distorted->source() : nullptr;
+  ex.init(ref.format(), options);
+  reference.adapt_to(ex, run);
+  if (distorted) distorted->adapt_to(ex, run);
   ScoreTable table;
   // The last label scored (the range's end plus the frames a window looks ahead), or no end.
   const unsigned scored_last = run.range.last ? *run.range.last + run.lookahead : std::numeric_limits<unsigned>::max();
-  Frame frame;
+  const bool read_to_end = ref.checks_at_end() || (dist && dist->checks_at_end());
+  Frame frame, distorted_frame;
   unsigned index = 0;
   std::optional<unsigned> first, last;
   for (;;) {
     const unsigned t = run.first_label + index;
-    // Nothing after the range (and its look-ahead) is read, unless the source checks it all.
-    if (t > scored_last && !src.checks_at_end()) break;
-    if (!src.next(frame)) break;
+    // Nothing after the range (and its look-ahead) is read, unless a source checks it all.
+    if (t > scored_last && !read_to_end) break;
+    const bool have_ref = ref.next(frame);
+    const bool have_dist = dist ? dist->next(distorted_frame) : have_ref;
+    if (have_ref != have_dist) {
+      if (have_ref) unequal_frame_counts(*distorted_input, reference_input, index, "reference");
+      unequal_frame_counts(reference_input, *distorted_input, index, "distorted");
+    }
+    if (!have_ref) break;
     ++index;
     if (t < run.range.first || t > scored_last) continue;
     if (!first) table.set_frames(t, 0);
     first = first.value_or(t);
     last = t;
-    ex.extract(frame.view(), t, table);
+    const PictureView view = frame.view();
+    ex.extract(view, dist ? distorted_frame.view() : view, t, table);
     if (run.after_frame) run.after_frame(t, ex);
   }
   if (!first)
@@ -116,6 +166,17 @@ ScoreTable run_extractor(Extractor& ex, FrameSource& input, const OptionList& op
     table.set_column(m, std::move(col));
   }
   return table;
+}
+
+}  // namespace
+
+ScoreTable run_extractor(Extractor& ex, FrameSource& input, const OptionList& options, const RunOptions& run) {
+  return run_pair(ex, input, nullptr, options, run);
+}
+
+ScoreTable run_extractor(Extractor& ex, FrameSource& reference, FrameSource& distorted, const OptionList& options,
+                         const RunOptions& run) {
+  return run_pair(ex, reference, &distorted, options, run);
 }
 
 std::string describe(const Mismatch& m) {

@@ -68,6 +68,12 @@ ReadPlan plan_reading(std::size_t frame_bytes, unsigned readers);
 // to the end. Frames are labelled from run.first_label; the table holds range.first ..
 // range.last (or the last frame).
 ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& options, const RunOptions& run = {});
+// The same over a pair of clips, frame t of `reference` with frame t of `distorted` (libvmaf's
+// reference and distorted pictures). Both must have one format and one number of frames: a
+// difference is an InputError naming both clips. A clip scored on its own (the overload above) is
+// its own distorted clip.
+ScoreTable run_extractor(Extractor& ex, FrameSource& reference, FrameSource& distorted, const OptionList& options,
+                         const RunOptions& run = {});
 
 // One value that differs between two tables.
 struct Mismatch {

@@ -78,14 +78,27 @@ std::vector<Frame> random_frames(const Format& fmt, unsigned count, std::uint64_
 
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
                            const std::vector<Frame>& frames, const OptionList& options, int device, unsigned twin_threads) {
+  return check_twin_pair(feature, reference, twin, frames, frames, options, device, twin_threads);
+}
+
+TwinCheckReport check_twin_pair(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
+                                const std::vector<Frame>& frames, const std::vector<Frame>& distorted,
+                                const OptionList& options, int device, unsigned twin_threads) {
+  if (distorted.size() != frames.size())
+    throw std::logic_error(fmt::format("check_twin_pair: {} reference frames and {} distorted", frames.size(), distorted.size()));
   std::size_t next = 0;
   return check_twin(
       feature, reference, twin, frames.front().format(),
-      [&]() -> const Frame* { return next == frames.size() ? nullptr : &frames[next++]; }, options, device, 0, twin_threads);
+      [&]() -> FramePair {
+        if (next == frames.size()) return {};
+        const std::size_t i = next++;
+        return {&frames[i], &distorted[i]};
+      },
+      options, device, 0, twin_threads);
 }
 
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
-                           const std::function<const Frame*()>& next_frame, const OptionList& options, int device, unsigned first_label,
+                           const std::function<FramePair()>& next_pair, const OptionList& options, int device, unsigned first_label,
                            unsigned twin_threads) {
   TwinCheckReport r;
   ExtractorContext ctx;
@@ -120,9 +133,11 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
   rt.set_frames(first_label, 0);
   dt.set_frames(first_label, 0);
   unsigned t = first_label;
-  for (const Frame* frame; (frame = next_frame()) != nullptr; ++t) {
-    ref->extract(frame->view(), t, rt);
-    dut->extract(frame->view(), t, dt);
+  for (FramePair pair; (pair = next_pair()).reference != nullptr; ++t) {
+    const PictureView ref_view = pair.reference->view();
+    const PictureView dist_view = pair.distorted ? pair.distorted->view() : ref_view;
+    ref->extract(ref_view, dist_view, t, rt);
+    dut->extract(ref_view, dist_view, t, dt);
     std::vector<StageDiff> diffs;
     bool differs = false;
     for (const StageInfo& s : feature.stages) {

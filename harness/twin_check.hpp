@@ -46,14 +46,19 @@ std::vector<Frame> random_frames(const Format& fmt, unsigned count, std::uint64_
 
 // Runs both backends over `frames` with `options`, capturing stages. The reference runs on one
 // thread; the twin on `twin_threads` (ExtractorContext::threads).
+// `frames` is scored as its own distorted clip.
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
                            const std::vector<Frame>& frames, const OptionList& options, int device = 0,
                            unsigned twin_threads = 1);
-// The same over frames of `fmt` streamed from `next_frame` (the next frame, valid until the next
-// call; nullptr: no more), labelled from `first_label`: repro bisects a clip this way without
-// holding it in memory, the tests over frames they hold, neither copying a frame.
+// The same over a pair of clips: frame t of `frames` with frame t of `distorted` (as many).
+TwinCheckReport check_twin_pair(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
+                                const std::vector<Frame>& frames, const std::vector<Frame>& distorted,
+                                const OptionList& options, int device = 0, unsigned twin_threads = 1);
+// The same over frame pairs of `fmt` streamed from `next_pair` (the next pair, valid until the
+// next call; a null reference: no more), labelled from `first_label`: repro bisects a clip this
+// way without holding it in memory, the tests over frames they hold, neither copying a frame.
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
-                           const std::function<const Frame*()>& next_frame, const OptionList& options, int device,
+                           const std::function<FramePair()>& next_pair, const OptionList& options, int device,
                            unsigned first_label, unsigned twin_threads = 1);
 
 }  // namespace twinproof

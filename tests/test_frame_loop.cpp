@@ -44,7 +44,7 @@ ScoreTable run(const std::vector<double>& pair_scores, unsigned frames, const Op
   ex.init(fmt, opts);
   const Frame f = test::make_frame(fmt, [](int, int, int) { return 128u; });
   ScoreTable t;
-  for (unsigned i = 0; i < frames; ++i) ex.extract(f.view(), i, t);
+  for (unsigned i = 0; i < frames; ++i) ex.extract(f.view(), f.view(), i, t);
   ex.flush(t);
   return t;
 }
@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(wrong_picture_format_is_refused) {
   ex.init({16, 16, 8, Chroma::c420}, {});
   const Frame f = test::make_frame({16, 16, 10, Chroma::c420}, [](int, int, int) { return 0u; });
   ScoreTable t;
-  BOOST_CHECK_THROW(ex.extract(f.view(), 0, t), ConfigError);
+  BOOST_CHECK_THROW(ex.extract(f.view(), f.view(), 0, t), ConfigError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

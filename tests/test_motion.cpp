@@ -18,7 +18,7 @@ ScoreTable score(const Backend& b, const std::vector<Frame>& frames, const Optio
   ex->init(frames.front().format(), options);
   ScoreTable t;
   t.set_frames(0, static_cast<unsigned>(frames.size()));
-  for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames[i].view(), i, t);
+  for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames[i].view(), frames[i].view(), i, t);
   ex->flush(t);
   return t;
 }
@@ -35,7 +35,7 @@ BOOST_AUTO_TEST_CASE(the_reference_refuses_samples_at_or_above_two_to_the_bitdep
   ex->init(f.format(), {});
   ScoreTable t;
   try {
-    ex->extract(f.view(), 0, t);
+    ex->extract(f.view(), f.view(), 0, t);
     BOOST_ERROR("a 10-bit sample of 1024 was accepted");
   } catch (const ConfigError& e) {
     BOOST_TEST(std::string(e.what()).find("luma sample (5, 3) is 1024, not below 2^10 = 1024") != std::string::npos, e.what());
@@ -61,8 +61,10 @@ BOOST_AUTO_TEST_CASE(the_difference_is_earlier_minus_later) {
   const Format fmt{8, 8, 8, Chroma::c400};
   ex->init(fmt, {});
   ScoreTable t;
-  ex->extract(test::make_frame(fmt, [](int, int, int) { return 0u; }).view(), 0, t);
-  ex->extract(test::make_frame(fmt, [](int, int x, int y) { return x == 3 && y == 3 ? 255u : 0u; }).view(), 1, t);
+  const Frame still = test::make_frame(fmt, [](int, int, int) { return 0u; });
+  const Frame dot = test::make_frame(fmt, [](int, int x, int y) { return x == 3 && y == 3 ? 255u : 0u; });
+  ex->extract(still.view(), still.view(), 0, t);
+  ex->extract(dot.view(), dot.view(), 1, t);
   const auto d = ex->inspect("difference");
   BOOST_REQUIRE(d.has_value());
   BOOST_TEST(d->arrays[0].values[3 * 8 + 3] == -255.0);

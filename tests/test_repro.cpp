@@ -14,16 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ReproTarget target(const std::string& id) {
-  ReproTarget t;
-  t.cell = find_cell(id);
-  const Cell cell = t.cell;
-  t.open = [cell] {
-    const Manifest& m = Manifest::project();
-    return open_vector(m.variant(cell.vector, cell.bitdepth, cell.chroma), m);
-  };
-  return t;
-}
+ReproTarget target(const std::string& id) { return cell_target(find_cell(id)); }
 
 ReproResult replay(const ReproTarget& t, ReproOptions o = {}) {
   o.with_mutants = true;

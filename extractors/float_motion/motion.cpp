@@ -71,7 +71,7 @@ void MotionExtractor::emit(ScoreSink& sink, const char* metric, unsigned index, 
   sink.put(metric, first_label_ + index, v);
 }
 
-void MotionExtractor::extract(const PictureView& pic, unsigned frame, ScoreSink& sink) {
+void MotionExtractor::extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink& sink) {
   if (!initialised_) throw std::logic_error("float_motion: extract() before init()");
   check_picture(pic, fmt_);
   if (frames_ == 0) first_label_ = frame;

@@ -54,7 +54,7 @@ class MotionExtractor final : public Extractor {
   MotionExtractor(std::unique_ptr<MotionEngine> engine, const ExtractorContext& ctx);
 
   void init(const Format& fmt, const OptionList& options) override;
-  void extract(const PictureView& pic, unsigned frame, ScoreSink& sink) override;
+  void extract(const PictureView& pic, const PictureView& dist, unsigned frame, ScoreSink& sink) override;
   void flush(ScoreSink& sink) override;
   std::vector<std::string> metrics() const override;
   std::optional<Probe> inspect(std::string_view stage) const override;

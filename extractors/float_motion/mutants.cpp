@@ -20,10 +20,10 @@ class OutputMutant final : public Extractor {
       : fault_(f), drift_(drift), ctx_(ctx), inner_(make_motion_extractor<CpuEngine>(ctx)) {}
 
   void init(const Format& fmt, const OptionList& options) override { inner_->init(fmt, options); }
-  void extract(const PictureView& pic, unsigned frame, ScoreSink& sink) override {
+  void extract(const PictureView& pic, const PictureView& dist, unsigned frame, ScoreSink& sink) override {
     if (ctx_.capture_stages) outputs_.arrays.clear();
     Rewriter r{*this, sink};
-    inner_->extract(pic, frame, r);
+    inner_->extract(pic, dist, frame, r);
   }
   void flush(ScoreSink& sink) override {
     Rewriter r{*this, sink};

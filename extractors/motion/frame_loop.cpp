@@ -49,7 +49,7 @@ void IntegerMotionExtractor::emit(ScoreSink& sink, const char* metric, unsigned 
   sink.put(metric, first_label_ + t, v);
 }
 
-void IntegerMotionExtractor::extract(const PictureView& pic, unsigned frame, ScoreSink& sink) {
+void IntegerMotionExtractor::extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink& sink) {
   if (!initialised_) throw std::logic_error("motion: extract() before init()");
   if (!(pic.fmt == fmt_))
     throw RefusedConfiguration("picture", describe(pic.fmt),

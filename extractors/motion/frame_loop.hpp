@@ -40,7 +40,7 @@ class IntegerMotionExtractor final : public Extractor {
   IntegerMotionExtractor(std::unique_ptr<SadEngine> engine, const ExtractorContext& ctx, bool check_samples);
 
   void init(const Format& fmt, const OptionList& options) override;
-  void extract(const PictureView& pic, unsigned frame, ScoreSink& sink) override;
+  void extract(const PictureView& pic, const PictureView& dist, unsigned frame, ScoreSink& sink) override;
   void flush(ScoreSink& sink) override;
   std::vector<std::string> metrics() const override;
   std::optional<Probe> inspect(std::string_view stage) const override;

@@ -50,18 +50,27 @@ struct Run {
 // One clip through one backend: frames handed over as views of memory that is already
 // filled, so the time is the backend's alone.
 // The benchmark's frames, generated once into one host block (page-locked with
-// --host-memory pinned, so that device twins can upload without a staging copy).
+// --host-memory pinned, so that device twins can upload without a staging copy). A feature that
+// reads the distorted clip gets a distorted clip too, in the same block: the reference with the
+// bench's distortion (noise of amplitude 4, in 8-bit units); any other sees each frame as both.
 struct FrameStore {
   HostBuffer memory;
-  std::vector<PictureView> views;
+  std::vector<PictureView> views, distorted;
   std::size_t size() const { return views.size(); }
 };
 
-FrameStore make_frames(const VectorSpec& spec, bool pinned) {
+FrameStore make_frames(const VectorSpec& spec, bool pinned, bool with_distorted) {
   std::vector<Frame> frames;
-  auto gen = generate(spec);
-  Frame f;
-  while (gen->next(f)) frames.push_back(f);
+  const auto read_all = [&](FrameSource& src) {
+    Frame f;
+    while (src.next(f)) frames.push_back(f);
+  };
+  read_all(*generate(spec));
+  const std::size_t n = frames.size();
+  if (with_distorted) {
+    const DistortionSpec noise{"bench-noise4", "noise", {{"seed", 2027}, {"amplitude", 4}}};
+    read_all(*distort(generate(spec), noise));
+  }
   FrameStore store;
   store.memory = allocate_host_buffer(frames.size() * frames.front().size(), pinned);
   for (std::size_t i = 0; i < frames.size(); ++i) {
@@ -70,8 +79,9 @@ FrameStore make_frames(const VectorSpec& spec, bool pinned) {
     PictureView v = frames[i].view();
     for (int p = 0; p < v.fmt.planes(); ++p) v.data[p] = at + frames[i].plane_offset(p);
     v.keep = store.memory.data;  // the block is never written again while the bench runs
-    store.views.push_back(v);
+    (i < n ? store.views : store.distorted).push_back(v);
   }
+  if (!with_distorted) store.distorted = store.views;
   return store;
 }
 
@@ -85,7 +95,7 @@ Run run_once(const Backend& b, const FrameStore& frames, const OptionList& optio
   ex->init(frames.views.front().fmt, options);
   const auto t1 = Clock::now();
   r.scores.set_frames(0, static_cast<unsigned>(frames.size()));
-  for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames.views[i], i, r.scores);
+  for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames.views[i], frames.distorted[i], i, r.scores);
   ex->flush(r.scores);
   const auto t2 = Clock::now();
   r.init_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -157,7 +167,7 @@ int run_bench(const BenchArgs& a) {
     spec.frames = a.frames;
     spec.params = {{"seed", 2026}, {"dx", 2}, {"dy", 1}};
     validate_format(spec.fmt, "--sizes");
-    const FrameStore frames = make_frames(spec, pinned_host_memory(a.host_memory));
+    const FrameStore frames = make_frames(spec, pinned_host_memory(a.host_memory), feature.reads_distorted);
     const ScoreTable expected = run_once(reference, frames, options, a.device, threads).scores;
 
     // Bytes one frame must move on the device, as the feature's descriptor counts them.

@@ -36,4 +36,22 @@ std::unique_ptr<FrameSource> open_cli_input(const InputArgs& a) {
   return open_yuv(a.path, f);
 }
 
+ClipPair open_cli_pair(const InputArgs& a, const std::string& distorted) {
+  if (a.path.rfind("vector:", 0) == 0 && a.path.find('~') != std::string::npos) {
+    if (!distorted.empty())
+      throw UsageError("--distorted", distorted, fmt::format("{} is a pair already; --distorted names a second clip for a single one", a.path));
+    const Manifest& m = Manifest::project();
+    const VectorSpec& v = m.reference_of(a.path.substr(7));
+    return open_pair(a.path.substr(7), v.fmt.bitdepth, v.fmt.chroma, m);
+  }
+  ClipPair pair;
+  pair.reference = open_cli_input(a);
+  if (!distorted.empty()) {
+    InputArgs d = a;
+    d.path = distorted;
+    pair.distorted = open_cli_input(d);
+  }
+  return pair;
+}
+
 }  // namespace twinproof::cli

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/io/frame.hpp"
+#include "harness/vectors/vectors.hpp"
 
 namespace twinproof::cli {
 
@@ -19,5 +20,8 @@ struct InputArgs {
 
 void add_input_flags(CLI::App& sub, InputArgs& a);
 std::unique_ptr<FrameSource> open_cli_input(const InputArgs& a);
+// The reference clip and, when `distorted` names a file (read with the same geometry flags) or
+// the input is a pair of the manifest (vector:VECTOR~DISTORTION), its distorted clip.
+ClipPair open_cli_pair(const InputArgs& a, const std::string& distorted);
 
 }  // namespace twinproof::cli

@@ -32,12 +32,7 @@ int run_repro_command(const ReproArgs& a) {
     t = load_bundle(a.bundle);
     o.rerun = fmt::format("twinproof repro --bundle {}{}", a.bundle, a.with_mutants ? " --with-mutants" : "");
   } else {
-    t.cell = find_cell(a.cell, a.matrix);
-    const Cell cell = t.cell;
-    t.open = [cell] {
-      const Manifest& m = Manifest::project();
-      return open_vector(m.variant(cell.vector, cell.bitdepth, cell.chroma), m);
-    };
+    t = cell_target(find_cell(a.cell, a.matrix));
     o.bundle = a.bundle;
     o.rerun = fmt::format("twinproof repro {}{}{}{}", a.cell, a.frames.empty() ? "" : " --frames " + a.frames,
                           a.with_mutants ? " --with-mutants" : "", a.device ? fmt::format(" --device {}", a.device) : "");

@@ -23,6 +23,7 @@ namespace {
 
 struct ScoreArgs {
   InputArgs input;
+  std::string distorted;  // --distorted FILE: the pair's distorted clip (the input is its reference)
   std::string feature = "float_motion";  // NAME, or as vmaf writes it: NAME=opt=val:opt=val
   std::string backend = "cpu";
   std::vector<std::string> options;
@@ -113,7 +114,8 @@ int run_score(const ScoreArgs& a) {
   run.lookahead = feature.lookahead;  // the last frame's motion2 as the whole clip gives it
   run.readers = resolve_readers(a.readers, b, checked_threads(a.threads));
   run.backend_memory = pinned_host_memory(a.host_memory);  // a device twin uploads from the frames as read
-  auto src = open_cli_input(a.input);
+  ClipPair clips = open_cli_pair(a.input, a.distorted);
+  FrameSource* src = clips.reference.get();
   ExtractorContext ctx;
   ctx.device = a.device;
   ctx.threads = checked_threads(a.threads);
@@ -121,7 +123,7 @@ int run_score(const ScoreArgs& a) {
   ScoreTable table;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    table = run_extractor(*ex, *src, options, run);
+    table = clips.distorted ? run_extractor(*ex, *src, *clips.distorted, options, run) : run_extractor(*ex, *src, options, run);
   } catch (const ConfigError& e) {
     throw in_file(src->name(), e);
   }
@@ -167,6 +169,9 @@ void add_score(CLI::App& app, int& rc) {
   CLI::App* sub = app.add_subcommand("score", "Score one input with one backend: a per-frame table (decimal and %a), "
                                               "or libvmaf's JSON, XML or CSV");
   add_input_flags(*sub, a->input);
+  sub->add_option("--distorted", a->distorted,
+                  "The distorted clip of a pair (INPUT is its reference): same format and frame count; raw with the same "
+                  "geometry flags");
   sub->add_option("--feature", a->feature, "Feature, or as vmaf writes it: NAME=opt=val:opt=val")->capture_default_str();
   sub->add_option("--backend,-b", a->backend, "Backend (see `twinproof backends`)")->capture_default_str();
   sub->add_option("--option", a->options, "NAME=VALUE, by libvmaf option name or alias (repeatable)");

@@ -41,13 +41,15 @@ int list() {
 // Where `vectors make` writes: "-" is standard output; a regular file (or a new one) is written
 // beside it and renamed over it only when whole; a device, a pipe or a link is written through
 // and never replaced by a regular file; a folder is refused.
+// A pair's id (VECTOR~DISTORTION) writes its distorted clip, made from the verified reference.
 int make(const std::string& id, std::string out, bool y4m) {
-  const VectorSpec& v = Manifest::project().get(id);
-  if (out.empty()) out = v.id + (y4m ? ".y4m" : ".yuv");
+  const VectorSpec& v = Manifest::project().reference_of(id);
+  if (out.empty()) out = id + (y4m ? ".y4m" : ".yuv");
   const bool atomic = out != "-" && !writes_through(out, "--output");
   const std::string target = atomic ? out + ".part" : out;
   try {
-    auto src = open_vector(v);
+    ClipPair clips = open_pair(id, v.fmt.bitdepth, v.fmt.chroma);
+    auto src = clips.distorted ? std::move(clips.distorted) : std::move(clips.reference);
     auto writer = y4m ? create_y4m_writer(target, v.fmt) : create_raw_writer(target);
     Frame f;
     while (src->next(f)) writer->write(f);
@@ -63,7 +65,8 @@ int make(const std::string& id, std::string out, bool y4m) {
     if (ec) throw InputError(out, "--output", out, "cannot move the finished file into place: " + ec.message());
   }
   if (out != "-")
-    fmt::print(stderr, "{}: {} frames of {} written to {} (sha256 {} verified)\n", v.id, v.frames, describe(v.fmt), out, v.sha256);
+    fmt::print(stderr, "{}: {} frames of {} written to {} ({} sha256 {} verified)\n", id, v.frames, describe(v.fmt), out,
+               id == v.id ? "its" : "the reference's", v.sha256);
   return kExitPass;
 }
 

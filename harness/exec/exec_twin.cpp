@@ -115,6 +115,12 @@ class ExecTwin final : public Extractor {
       throw BackendUnavailable("bitdepth", std::to_string(fmt.bitdepth), reason(fmt::format("{}-bit input", fmt.bitdepth)));
     if (std::find(s.chroma.begin(), s.chroma.end(), fmt.chroma) == s.chroma.end())
       throw BackendUnavailable("chroma", std::string(to_string(fmt.chroma)), reason(fmt::format("{} input", to_string(fmt.chroma))));
+    // A twins file hands its program one clip ({input}); a feature that scores the distorted clip
+    // against the reference cannot be run through it.
+    if (feature_.reads_distorted)
+      throw BackendUnavailable("feature", std::string(feature_.name),
+                               reason(fmt::format("a pair of clips ({} reads the distorted clip too; the twins file gives one {{input}})",
+                                                  feature_.name)));
     if (s.options == ExecTwinSpec::Options::none && !options.empty())
       throw BackendUnavailable("option", options.front().first, reason(fmt::format("options ({} given)", options.front().first)));
     const Located where = locate(s);
@@ -149,7 +155,7 @@ class ExecTwin final : public Extractor {
     frame_.reset(fmt);
   }
 
-  void extract(const PictureView& pic, unsigned frame, ScoreSink&) override {
+  void extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink&) override {
     if (!handed_over_.empty()) throw std::logic_error("exec twin: frames given to a twin that reads its file itself");
     if (frames_ == 0) first_label_ = frame;
     for (int p = 0; p < fmt_.planes(); ++p) {

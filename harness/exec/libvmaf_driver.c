@@ -1,13 +1,18 @@
 /* twinproof's libvmaf driver: runs one feature of any libvmaf build (upstream or a fork) through
- * libvmaf's public API over a raw planar clip, on the CPU or, built with -DTWINPROOF_DRIVER_CUDA
+ * libvmaf's public API over a pair of raw planar clips (or one clip as both), on the CPU or, built with -DTWINPROOF_DRIVER_CUDA
  * against a libvmaf with CUDA, through libvmaf's CUDA state, and prints every requested score of
  * every frame as a hex float (%a), which reads back as the exact double. It is the exec twin
  * `libvmaf` / `libvmaf-cuda` (ci/twins/libvmaf.json); scripts/build-libvmaf.sh builds it.
  *
- *   twinproof-libvmaf-driver --input FILE --width W --height H --bitdepth B --chroma 420|422|444|400
- *       --feature NAME [--option KEY=VALUE]... --metric KEY [--metric KEY]... [--cuda]
+ *   twinproof-libvmaf-driver (--input FILE | --reference FILE --distorted FILE) --width W --height H
+ *       --bitdepth B --chroma 420|422|444|400 --feature NAME [--option KEY=VALUE]...
+ *       --metric KEY [--metric KEY]... [--cpumask MASK] [--threads N] [--cuda]
  *
- * The clip is given as both reference and distorted picture (the motion features read one clip).
+ * --input gives one clip as both reference and distorted picture (the motion features read one
+ * clip); --reference and --distorted give a pair, which must hold the same number of frames.
+ * --cpumask is libvmaf's: each bit set disables a CPU feature for its SIMD paths (-1: every one,
+ * libvmaf's C code alone, which is how the project's goldens are made); --threads is libvmaf's
+ * n_threads (0: the caller's thread).
  * A KEY is the name libvmaf's feature collector stores a score under. Output (stdout):
  *   Frame,KEY1,KEY2,
  *   0,0x1.cebae6p+4,0x0p+0,
@@ -36,6 +41,36 @@
 static void usage(const char *why) {
   fprintf(stderr, "twinproof-libvmaf-driver: %s\n", why);
   exit(2);
+}
+
+/* A whole number of 0 or more (--threads, --cpumask; -1 is every bit of a mask). */
+static unsigned long long whole(const char *flag, const char *text) {
+  if (!strcmp(text, "-1")) return ~0ull;
+  char *end = NULL;
+  errno = 0;
+  const unsigned long long v = strtoull(text, &end, 0);
+  if (errno || end == text || *end != '\0' || text[0] == '-') {
+    fprintf(stderr, "twinproof-libvmaf-driver: %s '%s': expected a whole number (or -1 for a mask of every bit)\n", flag, text);
+    exit(2);
+  }
+  return v;
+}
+
+/* Reads the next frame of `in` into `frame`; 1 read, 0 the end, exit 2 on a short frame. */
+static int read_frame(FILE *in, const char *name, unsigned index, unsigned char *frame, size_t frame_bytes) {
+  const size_t got = fread(frame, 1, frame_bytes, in);
+  if (got == 0) {
+    if (ferror(in)) {
+      fprintf(stderr, "twinproof-libvmaf-driver: %s: read error\n", name);
+      exit(2);
+    }
+    return 0;
+  }
+  if (got != frame_bytes) {
+    fprintf(stderr, "twinproof-libvmaf-driver: %s: frame %u is cut short (%zu of %zu bytes)\n", name, index, got, frame_bytes);
+    exit(2);
+  }
+  return 1;
 }
 
 static unsigned number(const char *flag, const char *text) {
@@ -81,7 +116,8 @@ static int has_extractor(const char *name) {
 }
 
 int main(int argc, char **argv) {
-  const char *input = NULL, *feature = NULL, *chroma = "420";
+  const char *input = NULL, *reference = NULL, *distorted = NULL, *feature = NULL, *chroma = "420";
+  unsigned long long cpumask = 0, threads = 0;
   unsigned width = 0, height = 0, bitdepth = 8, n_options = 0, n_metrics = 0;
   const char *options[MAX_ITEMS], *metrics[MAX_ITEMS];
   int cuda = 0;
@@ -104,6 +140,13 @@ int main(int argc, char **argv) {
     if (i + 1 >= argc) usage("every flag but --cuda and --version takes a value");
     const char *v = argv[++i];
     if (!strcmp(a, "--input")) input = v;
+    else if (!strcmp(a, "--reference")) reference = v;
+    else if (!strcmp(a, "--distorted")) distorted = v;
+    else if (!strcmp(a, "--cpumask")) cpumask = whole(a, v);
+    else if (!strcmp(a, "--threads")) {
+      threads = whole(a, v);
+      if (threads > 1024) usage("--threads is at most 1024");
+    }
     else if (!strcmp(a, "--width")) width = number(a, v);
     else if (!strcmp(a, "--height")) height = number(a, v);
     else if (!strcmp(a, "--bitdepth")) bitdepth = number(a, v);
@@ -120,7 +163,10 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (!input || !feature || !width || !height || !n_metrics) usage("--input, --width, --height, --feature and --metric are required");
+  if (input && (reference || distorted)) usage("--input is one clip as both pictures: give it, or --reference and --distorted");
+  if (input) reference = distorted = input;
+  if (!reference || !distorted) usage("--reference and --distorted (or --input) are required");
+  if (!feature || !width || !height || !n_metrics) usage("--width, --height, --feature and --metric are required");
   if (bitdepth != 8 && bitdepth != 10 && bitdepth != 12 && bitdepth != 16) usage("--bitdepth is 8, 10, 12 or 16");
   enum VmafPixelFormat pix_fmt;
   unsigned ss_x = 1, ss_y = 1;
@@ -150,7 +196,8 @@ int main(int argc, char **argv) {
       return 3;
     }
   }
-  VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = 0, .n_subsample = 1, .cpumask = 0, .gpumask = 0};
+  VmafConfiguration cfg = {
+      .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = (unsigned)threads, .n_subsample = 1, .cpumask = cpumask, .gpumask = 0};
   VmafContext *vmaf = NULL;
   check(vmaf_init(&vmaf, cfg), "vmaf_init");
 #ifdef TWINPROOF_DRIVER_CUDA
@@ -168,27 +215,32 @@ int main(int argc, char **argv) {
 #endif
   check(vmaf_use_feature(vmaf, extractor, dictionary(options, n_options)), "vmaf_use_feature (the feature or its options)");
 
-  FILE *in = fopen(input, "rb");
-  if (!in) {
-    fprintf(stderr, "twinproof-libvmaf-driver: %s: %s\n", input, strerror(errno));
-    return 2;
-  }
+  FILE *files[2] = {fopen(reference, "rb"), distorted == reference ? NULL : fopen(distorted, "rb")};
+  const char *names[2] = {reference, distorted};
+  for (int p = 0; p < 2; ++p)
+    if (!files[p] && !(p == 1 && distorted == reference)) {
+      fprintf(stderr, "twinproof-libvmaf-driver: %s: %s\n", names[p], strerror(errno));
+      return 2;
+    }
   const unsigned bytes = bitdepth > 8 ? 2 : 1;
   const unsigned cw = (width + ss_x) >> ss_x, ch = (height + ss_y) >> ss_y;
   const unsigned planes = pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
   const size_t frame_bytes = (size_t)bytes * ((size_t)width * height + (planes == 3 ? 2 * (size_t)cw * ch : 0));
-  unsigned char *frame = malloc(frame_bytes);
-  if (!frame) return 1;
+  unsigned char *frame[2] = {malloc(frame_bytes), malloc(frame_bytes)};
+  if (!frame[0] || !frame[1]) return 1;
   unsigned frames = 0;
   for (;;) {
-    const size_t got = fread(frame, 1, frame_bytes, in);
-    if (got == 0) break;
-    if (got != frame_bytes) {
-      fprintf(stderr, "twinproof-libvmaf-driver: %s: frame %u is cut short (%zu of %zu bytes)\n", input, frames, got, frame_bytes);
+    const int have_ref = read_frame(files[0], reference, frames, frame[0], frame_bytes);
+    const int have_dist = files[1] ? read_frame(files[1], distorted, frames, frame[1], frame_bytes) : have_ref;
+    if (have_ref != have_dist) {
+      fprintf(stderr, "twinproof-libvmaf-driver: %s holds %u frames and %s more\n", have_ref ? distorted : reference, frames,
+              have_ref ? reference : distorted);
       return 2;
     }
+    if (!have_ref) break;
     VmafPicture pics[2];
     for (int p = 0; p < 2; ++p) {
+      const unsigned char *src = files[1] ? frame[p] : frame[0];
       /* Host pictures in both cases: with a CUDA state imported, libvmaf uploads them itself
        * (the path its own vmaf tool takes), so the driver needs no API newer than the state's. */
       check(vmaf_picture_alloc(&pics[p], pix_fmt, bitdepth, width, height), "vmaf_picture_alloc");
@@ -202,7 +254,7 @@ int main(int argc, char **argv) {
         const unsigned copy_w = pics[p].w[plane] < w ? pics[p].w[plane] : w;
         const unsigned copy_h = pics[p].h[plane] < h ? pics[p].h[plane] : h;
         for (unsigned y = 0; y < copy_h; ++y)
-          memcpy((unsigned char *)pics[p].data[plane] + (size_t)pics[p].stride[plane] * y, frame + offset + (size_t)y * w * bytes,
+          memcpy((unsigned char *)pics[p].data[plane] + (size_t)pics[p].stride[plane] * y, src + offset + (size_t)y * w * bytes,
                  (size_t)copy_w * bytes);
         offset += (size_t)w * h * bytes;
       }
@@ -210,12 +262,10 @@ int main(int argc, char **argv) {
     check(vmaf_read_pictures(vmaf, &pics[0], &pics[1], frames), "vmaf_read_pictures");
     ++frames;
   }
-  if (ferror(in)) {
-    fprintf(stderr, "twinproof-libvmaf-driver: %s: read error\n", input);
-    return 2;
+  for (int p = 0; p < 2; ++p) {
+    if (files[p]) fclose(files[p]);
+    free(frame[p]);
   }
-  fclose(in);
-  free(frame);
   if (frames == 0) usage("the input holds no frame");
   check(vmaf_read_pictures(vmaf, NULL, NULL, 0), "vmaf_read_pictures (flush)");
 

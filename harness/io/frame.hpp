@@ -69,6 +69,14 @@ class Frame {
   int wanted_planes_ = 3;  // read_leading_planes
 };
 
+// One frame of a pair of clips, as a frame loop hands it over: the reference frame and the
+// distorted one. A clip scored on its own is its own distorted clip (both point at one frame).
+// reference == nullptr: no more frames.
+struct FramePair {
+  const Frame* reference = nullptr;
+  const Frame* distorted = nullptr;
+};
+
 // Checks that every sample read of a 10- or 12-bit frame is below 2^bitdepth.
 void check_sample_range(const Frame& f, const std::string& file, unsigned frame_index);
 

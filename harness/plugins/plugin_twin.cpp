@@ -123,6 +123,11 @@ class PluginTwin final : public Extractor {
   PluginTwin& operator=(const PluginTwin&) = delete;
 
   void init(const Format& fmt, const OptionList& options) override {
+    // The plugin ABI (version 1) hands a twin one picture a frame.
+    if (info_->feature->reads_distorted)
+      throw BackendUnavailable("feature", std::string(info_->feature->name),
+                               fmt::format("plugin twin {}: {} reads a pair of clips, and plugin ABI version 1 hands a twin one picture",
+                                           info_->name, info_->feature->name));
     const TwinproofFormat f{fmt.width, fmt.height, fmt.bitdepth, abi_chroma(fmt.chroma)};
     std::vector<TwinproofOption> given;
     for (const auto& [name, value] : options) given.push_back({name.c_str(), value.c_str()});
@@ -137,7 +142,7 @@ class PluginTwin final : public Extractor {
     if (metrics_.empty()) throw ToolFailed(0, fmt::format("plugin twin {} names no metric after init", info_->name), false);
   }
 
-  void extract(const PictureView& pic, unsigned frame, ScoreSink& sink) override {
+  void extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink& sink) override {
     TwinproofPicture p{format_, {pic.data[0], pic.data[1], pic.data[2]}, {pic.stride[0], pic.stride[1], pic.stride[2]}};
     ScoreRelay relay{&sink, info_.get(), nullptr};
     ErrorBuffer err;

