@@ -202,8 +202,8 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
     "command": ["{exe}", "{inptu}", "{output}"], "output": {"format": "csv"}})"), "twins[0].command[1] {inptu}"));
   BOOST_TEST(field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
     "command": ["{exe}", "{output}"], "output": {"format": "csv"}})") == "twins[0].command 2 words");
-  BOOST_TEST(field_of(R"({"name": "x", "features": ["psnr"], "summary": "s", "executable": {"program": "sh"},
-    "command": ["{input}", "{output}"], "output": {"format": "csv"}})") == "twins[0].features[0] \"psnr\"");
+  BOOST_TEST(field_of(R"({"name": "x", "features": ["float_vif"], "summary": "s", "executable": {"program": "sh"},
+    "command": ["{input}", "{output}"], "output": {"format": "csv"}})") == "twins[0].features[0] \"float_vif\"");
   const std::string bad_metric = field_of(sh_twin("x", "true", R"(, "metrics": {"m": "motion9"})"));
   BOOST_TEST(bad_metric == "twins[0].metrics.m motion9");
   BOOST_TEST(field_of(sh_twin("x", "true") + "," + sh_twin("x", "true")) == "twins[1].name x");

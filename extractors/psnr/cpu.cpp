@@ -1,0 +1,53 @@
+#include "extractors/psnr/cpu.hpp"
+
+namespace twinproof::psnr {
+
+void CpuSseEngine::init(const Format& fmt, int planes) {
+  fmt_ = fmt;
+  planes_ = planes;
+  for (int k = 0; k < 3; ++k) rows_[k].assign(k < planes ? read_plane(fmt, k).h : 0, 0);
+  sse_ = {};
+  have_frame_ = false;
+  queue_.clear();
+}
+
+void CpuSseEngine::rows(const PlaneJob& job) {
+  for (int y = job.first_row; y < job.end_row; ++y) {
+    const std::uint8_t* r = job.ref + job.ref_stride * y;
+    const std::uint8_t* d = job.dist + job.dist_stride * y;
+    job.row_sse[y] = job.wide ? row_sse(reinterpret_cast<const std::uint16_t*>(r), reinterpret_cast<const std::uint16_t*>(d), job.w)
+                              : row_sse(r, d, job.w);
+  }
+}
+
+void CpuSseEngine::submit(const PictureView& ref, const PictureView& dist) {
+  for (int k = 0; k < planes_; ++k) {
+    const PlaneSize ps = read_plane(fmt_, k);
+    bands_.run(ps.h, [&](int, int begin, int end) {
+      rows({ref.data[k], dist.data[k], ref.stride[k], dist.stride[k], ps.w, ps.h, fmt_.bitdepth > 8, rows_[k].data(), begin, end});
+    });
+    std::uint64_t total = 0;
+    for (const std::uint64_t r : rows_[k]) total += r;
+    sse_[k] = total;
+  }
+  have_frame_ = true;
+  queue_.push(sse_);
+}
+
+std::optional<Probe> CpuSseEngine::inspect(std::string_view stage) const {
+  if (!ctx_.capture_stages || !have_frame_) return std::nullopt;
+  if (stage == "plane_sse") return plane_sse_probe(sse_, planes_);
+  if (stage != "row_sums") return std::nullopt;
+  constexpr const char* kNames[3] = {"Y", "U", "V"};
+  Probe p{std::string(stage), {}};
+  for (int k = 0; k < planes_; ++k)
+    p.arrays.push_back(ProbeArray{kNames[k], 1, static_cast<int>(rows_[k].size()), false,
+                                  std::vector<double>(rows_[k].begin(), rows_[k].end())});
+  return p;
+}
+
+}  // namespace twinproof::psnr
+
+namespace twinproof {
+std::unique_ptr<Extractor> make_psnr_cpu(const ExtractorContext& ctx) { return psnr::make_psnr<psnr::CpuSseEngine>(ctx); }
+}  // namespace twinproof
