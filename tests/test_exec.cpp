@@ -76,10 +76,15 @@ fs::path write_one_twin_matrix(const TempDir& dir, const std::string& twin, cons
 // Runs one exec twin of a twins file over a cell, as the gate does, without registering it.
 Outcome run_exec(const ExecTwinSpec& spec, const Cell& cell) {
   const auto shared = std::make_shared<const ExecTwinSpec>(spec);
-  Backend b{cell.feature == "motion" ? "motion" : "float_motion", "test-exec", BackendKind::host, false, "test",
+  Backend b{cell.feature, "test-exec", BackendKind::host, false, "test",
             [shared] { return exec_twin_availability(*shared); },
             [shared, f = cell.feature](const ExtractorContext& ctx) { return make_exec_twin(shared, f, ctx); }};
   return run_backend(b, cell, {}, 0);
+}
+
+// A psnr pair cell of the gate: pan576 against its noise4 distortion.
+Cell psnr_pair_cell() {
+  return filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"psnr/cpu/pan576~noise4/8b/420/default"}).at(0);
 }
 
 Cell flash_cell() {
@@ -209,6 +214,30 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   BOOST_TEST(field_of(sh_twin("x", "true") + "," + sh_twin("x", "true")) == "twins[1].name x");
 }
 
+BOOST_AUTO_TEST_CASE(a_pair_feature_needs_a_command_that_takes_both_clips) {
+  TempDir dir;
+  const Cell cell = psnr_pair_cell();
+  const auto psnr_twin = [](const std::string& name, const std::string& words) {
+    return fmt::format(R"({{"name": "{}", "features": ["psnr"], "summary": "test", "executable": {{"program": "sh"}},
+      "command": ["{{exe}}", "-c", {}, {}, "{{output}}"], "options": "none", "output": {{"format": "csv"}},
+      "metrics": {{"psnr_y": "psnr_y"}}}})",
+                       name, nlohmann::json(R"(cmp -s "$1" "$2" && exit 5; printf 'Frame,psnr_y,\n' > "$3"; exit 4)").dump(), words);
+  };
+  // One clip ({input}): the twin cannot be handed the pair, so the cell is not supported, not run.
+  const ExecTwinSpec one = load_twins_file(write_twins(dir, psnr_twin("one", R"("{input}", "{input}")"))).at(0);
+  BOOST_TEST(!one.takes_pair);
+  const Outcome o = run_exec(one, cell);
+  BOOST_TEST((o.kind == Outcome::Kind::not_supported), o.message);
+  BOOST_TEST(contains(o.message, "its command names no {distorted}"), o.message);
+  // Both clips: the program gets two files that differ (it exits 4 having seen them differ; 5 if
+  // it had been handed one clip twice).
+  const ExecTwinSpec two = load_twins_file(write_twins(dir, psnr_twin("two", R"("{reference}", "{distorted}")"))).at(0);
+  BOOST_TEST(two.takes_pair);
+  const Outcome p = run_exec(two, cell);
+  BOOST_TEST((p.kind == Outcome::Kind::tool_failed), p.message);
+  BOOST_TEST(contains(p.message, "exited with status 4"), p.message);
+}
+
 BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
   TempDir dir;
   const Cell cell = flash_cell();  // 8 frames
@@ -327,20 +356,20 @@ BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
     BOOST_TEST(c.twin_provenance.value("sha256", "").size() == 64u);
     BOOST_TEST(contains(c.twin_provenance.value("version", ""), "twinproof"));
   }
-  BOOST_TEST(pass >= 90u);
-  BOOST_TEST(refusals >= 10u);
+  BOOST_TEST(pass >= 280u);  // the motion features' 92 and psnr's 190 (pairs: two clips to the program)
+  BOOST_TEST(refusals >= 14u);
   BOOST_TEST(contains(test::read_file(dir / "r" / "results.jsonl"), "\"per_metric\""));
   // The reports' environment names the program that was judged, once, beside the host.
   const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
   const auto& outside = summary["environment"]["outside_twins"];
   BOOST_TEST_REQUIRE(outside.size() == 1u, outside.dump());
   BOOST_TEST(outside[0]["twin"] == "exec-self");
-  BOOST_TEST(outside[0]["features"] == nlohmann::json::array({"float_motion", "motion"}), outside.dump());
+  BOOST_TEST(outside[0]["features"] == nlohmann::json::array({"float_motion", "motion", "psnr"}), outside.dump());
   BOOST_TEST(outside[0]["sha256"] == records.front().twin_provenance["sha256"]);
   BOOST_TEST(contains(outside[0].value("version", ""), "twinproof"));
   BOOST_TEST(!outside[0].contains("command"));  // a cell's command line stays in its record
   const std::string sha = outside[0]["sha256"];
-  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "twin exec-self (float_motion, motion) · executable "));
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "twin exec-self (float_motion, motion, psnr) · executable "));
   BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "sha256 " + sha));
   BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "sha256 " + sha));
   BOOST_TEST(contains(test::read_file(dir / "r" / "junit.xml"), "<property name=\"sha256\" value=\"" + sha + "\""));

@@ -115,11 +115,11 @@ class ExecTwin final : public Extractor {
       throw BackendUnavailable("bitdepth", std::to_string(fmt.bitdepth), reason(fmt::format("{}-bit input", fmt.bitdepth)));
     if (std::find(s.chroma.begin(), s.chroma.end(), fmt.chroma) == s.chroma.end())
       throw BackendUnavailable("chroma", std::string(to_string(fmt.chroma)), reason(fmt::format("{} input", to_string(fmt.chroma))));
-    // A twins file hands its program one clip ({input}); a feature that scores the distorted clip
-    // against the reference cannot be run through it.
-    if (feature_.reads_distorted)
+    // A command without {distorted} hands its program one clip; a feature that scores the
+    // distorted clip against the reference cannot be run through it.
+    if (feature_.reads_distorted && !s.takes_pair)
       throw BackendUnavailable("feature", std::string(feature_.name),
-                               reason(fmt::format("a pair of clips ({} reads the distorted clip too; the twins file gives one {{input}})",
+                               reason(fmt::format("a pair of clips ({} reads the distorted clip too; its command names no {{distorted}})",
                                                   feature_.name)));
     if (s.options == ExecTwinSpec::Options::none && !options.empty())
       throw BackendUnavailable("option", options.front().first, reason(fmt::format("options ({} given)", options.front().first)));
@@ -147,30 +147,36 @@ class ExecTwin final : public Extractor {
     if (::mkdtemp(folder.data()) == nullptr) throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
     dir_ = folder;
     if (!handed_over_.empty()) {  // a raw file: run_exec_twin_on_file hands over only to twins reading raw frames
-      input_ = handed_over_;
+      input_ = distorted_ = handed_over_;
       return;
     }
-    input_ = dir_ / (s.input == ExecTwinSpec::Input::y4m ? "input.y4m" : "input.yuv");
-    writer_ = s.input == ExecTwinSpec::Input::y4m ? create_y4m_writer(input_.string(), fmt) : create_raw_writer(input_.string());
+    const char* ext = s.input == ExecTwinSpec::Input::y4m ? ".y4m" : ".yuv";
+    const auto writer = [&](const fs::path& p) {
+      return s.input == ExecTwinSpec::Input::y4m ? create_y4m_writer(p.string(), fmt) : create_raw_writer(p.string());
+    };
+    input_ = dir_ / (std::string(s.takes_pair ? "reference" : "input") + ext);
+    writer_ = writer(input_);
+    // A pair's distorted clip is a file of its own; a program handed one clip reads it as both.
+    distorted_ = input_;
+    if (s.takes_pair) {
+      distorted_ = dir_ / (std::string("distorted") + ext);
+      distorted_writer_ = writer(distorted_);
+    }
     frame_.reset(fmt);
   }
 
-  void extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink&) override {
+  void extract(const PictureView& pic, const PictureView& dist, unsigned frame, ScoreSink&) override {
     if (!handed_over_.empty()) throw std::logic_error("exec twin: frames given to a twin that reads its file itself");
     if (frames_ == 0) first_label_ = frame;
-    for (int p = 0; p < fmt_.planes(); ++p) {
-      const PlaneSize ps = stored_plane_size(fmt_, p);
-      const std::size_t row_bytes = static_cast<std::size_t>(ps.w) * fmt_.bytes_per_sample();
-      for (int y = 0; y < ps.h; ++y)
-        std::copy_n(pic.data[p] + pic.stride[p] * y, row_bytes, frame_.bytes() + frame_.plane_offset(p) + row_bytes * y);
-    }
-    writer_->write(frame_);
+    write_picture(pic, *writer_);
+    if (distorted_writer_) write_picture(dist, *distorted_writer_);
     ++frames_;
   }
 
   void flush(ScoreSink& sink) override {
     const ExecTwinSpec& s = *spec_;
     if (writer_) writer_->close();
+    if (distorted_writer_) distorted_writer_->close();
     const fs::path output = dir_ / fmt::format("scores.{}", s.output == ScoreFileFormat::ffmpeg_vmafmotion ? "txt" : to_string(s.output));
     argv_ = expand(s.command, output);
     identify();
@@ -260,6 +266,8 @@ class ExecTwin final : public Extractor {
     const std::map<std::string, std::string> values = {
         {"exe", exe_.string()},
         {"input", input_.string()},
+        {"reference", input_.string()},
+        {"distorted", distorted_.string()},
         {"output", output.string()},
         {"width", std::to_string(fmt_.width)},
         {"height", std::to_string(fmt_.height)},
@@ -363,10 +371,21 @@ class ExecTwin final : public Extractor {
   OptionList options_;
   std::vector<std::string> metrics_;
   bool reference_refuses_ = false;  // then keys are named as for the default options when the given ones do not parse
-  fs::path exe_, dir_, input_;
+  // Copies a picture's stored planes into the frame buffer and writes it.
+  void write_picture(const PictureView& pic, FrameWriter& w) {
+    for (int p = 0; p < fmt_.planes(); ++p) {
+      const PlaneSize ps = stored_plane_size(fmt_, p);
+      const std::size_t row_bytes = static_cast<std::size_t>(ps.w) * fmt_.bytes_per_sample();
+      for (int y = 0; y < ps.h; ++y)
+        std::copy_n(pic.data[p] + pic.stride[p] * y, row_bytes, frame_.bytes() + frame_.plane_offset(p) + row_bytes * y);
+    }
+    w.write(frame_);
+  }
+
+  fs::path exe_, dir_, input_, distorted_;
   fs::path handed_over_;  // the file the program reads itself (hand_over), else empty
   double program_ms_ = 0;
-  std::unique_ptr<FrameWriter> writer_;
+  std::unique_ptr<FrameWriter> writer_, distorted_writer_;
   Frame frame_;
   unsigned frames_ = 0, first_label_ = 0;
   std::vector<std::string> argv_;

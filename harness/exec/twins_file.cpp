@@ -19,7 +19,7 @@ namespace {
 // The placeholders a template word may hold. A word that is exactly "{options}" expands to the
 // option words of every option; anything else in braces is refused when the file is read, not
 // when a cell runs.
-const std::vector<std::string_view> kPlaceholders = {"exe",    "input",  "output", "width",   "height",  "bitdepth",
+const std::vector<std::string_view> kPlaceholders = {"exe",    "input",  "reference", "distorted", "output", "width",   "height",  "bitdepth",
                                                      "pixfmt", "chroma", "frames", "feature", "options", "vmaf_options",
                                                      "device", "name",   "value",        "metrics",      "key"};
 
@@ -145,8 +145,12 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   s.output_on_stdout = from == "stdout";
   if (!s.output_on_stdout && std::none_of(s.command.begin(), s.command.end(), [](const std::string& w) { return w.find("{output}") != std::string::npos; }))
     throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "an output read from a file needs {output} in the command");
-  if (std::none_of(s.command.begin(), s.command.end(), [](const std::string& w) { return w.find("{input}") != std::string::npos; }))
-    throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "the command needs {input}");
+  const auto names = [&](const char* placeholder) {
+    return std::any_of(s.command.begin(), s.command.end(), [&](const std::string& w) { return w.find(placeholder) != std::string::npos; });
+  };
+  if (!names("{input}") && !names("{reference}"))
+    throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "the command needs {input} or {reference}");
+  s.takes_pair = names("{distorted}");
 
   if (const auto base = t.find("frame_base"); base != t.end()) {
     if (!base->is_number_integer() || base->get<long long>() < 0 || base->get<long long>() > 1)

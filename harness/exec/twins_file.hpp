@@ -31,6 +31,10 @@ struct ExecTwinSpec {
   std::vector<std::string> option_words;     // per option, e.g. ["--option", "{name}={value}"]
   enum class Options { words, libvmaf, none } options = Options::words;
   enum class Input { y4m, yuv } input = Input::y4m;
+  // The command names {distorted}: the program is handed both clips of a pair ({reference} or
+  // {input} for the reference). Without it, it is handed one clip, and a feature that reads the
+  // distorted clip is not supported by this twin.
+  bool takes_pair = false;
   ScoreFileFormat output = ScoreFileFormat::libvmaf_json;
   bool output_on_stdout = false;       // else the file {output}
   long long frame_base = 0;            // the number the program gives the first frame
