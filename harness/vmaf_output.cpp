@@ -15,7 +15,8 @@ VmafFormat parse_vmaf_format(std::string_view text, std::string_view flag) {
   if (text == "json") return VmafFormat::json;
   if (text == "xml") return VmafFormat::xml;
   if (text == "csv") return VmafFormat::csv;
-  throw UsageError(std::string(flag), std::string(text), fmt::format("{} '{}': expected json, xml or csv", flag, text));
+  if (text == "sub") return VmafFormat::sub;
+  throw UsageError(std::string(flag), std::string(text), fmt::format("{} '{}': expected json, xml, csv or sub", flag, text));
 }
 
 NumberStyle parse_number_style(std::string_view text, std::string_view flag) {
@@ -141,6 +142,20 @@ std::string render_csv(const VmafDocument& d, NumberStyle style) {
   return out;
 }
 
+// libvmaf's subtitle lines: "{i}{i+1}frame: i|key: value|...", one per frame with a value.
+std::string render_sub(const VmafDocument& d, NumberStyle style) {
+  const ScoreTable& t = *d.table;
+  std::string out;
+  for (unsigned i = 0; i < t.frames(); ++i) {
+    const unsigned f = t.first_frame() + i;
+    std::string fields;
+    for (const auto& [metric, key] : d.columns)
+      if (const auto v = t.get(metric, f)) fields += fmt::format("{}: {}|", key, format_number(*v, style));
+    if (!fields.empty()) out += fmt::format("{{{}}}{{{}}}frame: {}|{}\n", f, f + 1, f, fields);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_vmaf(const VmafDocument& doc, VmafFormat format, NumberStyle style) {
@@ -148,6 +163,7 @@ std::string render_vmaf(const VmafDocument& doc, VmafFormat format, NumberStyle 
     case VmafFormat::json: return render_json(doc, style);
     case VmafFormat::xml: return render_xml(doc, style);
     case VmafFormat::csv: return render_csv(doc, style);
+    case VmafFormat::sub: return render_sub(doc, style);
   }
   return {};
 }

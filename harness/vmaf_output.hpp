@@ -13,8 +13,8 @@
 
 namespace twinproof {
 
-enum class VmafFormat { json, xml, csv };
-// "json", "xml", "csv"; throws ConfigError naming `flag`.
+enum class VmafFormat { json, xml, csv, sub };
+// "json", "xml", "csv", "sub"; throws ConfigError naming `flag`.
 VmafFormat parse_vmaf_format(std::string_view text, std::string_view flag);
 
 enum class NumberStyle {

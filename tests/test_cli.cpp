@@ -173,6 +173,90 @@ BOOST_AUTO_TEST_CASE(score_output_equals_the_vmaf_tools_but_version_and_fps, *bo
       }
 }
 
+BOOST_AUTO_TEST_CASE(a_vmaf_command_line_for_a_pair_gives_the_vmaf_tools_document, *boost::unit_test::precondition(have_vmaf_tool)) {
+  // The vmaf tool's own command line with the program name replaced (plus the two flags that ask
+  // for libvmaf's keys and its %.6f): a 10-bit 4:2:0 pair, psnr and motion in one run, every format.
+  TempDir dir;
+  const std::string ref = (dir / "ref.yuv").string(), dist = (dir / "dist.yuv").string();
+  BOOST_REQUIRE(run_cli({"vectors", "make", "pan720_10b", "-O", ref}).rc == 0);
+  BOOST_REQUIRE(run_cli({"vectors", "make", "pan720_10b~dct24", "-O", dist}).rc == 0);
+  const auto without_version_and_fps = [](const std::string& text) {
+    std::istringstream in(text);
+    std::string out, line;
+    while (std::getline(in, line))
+      if (!contains(line, "version") && !contains(line, "fps")) out += line + "\n";
+    return out;
+  };
+  for (const std::string format : {"json", "xml", "csv", "sub"})
+    BOOST_TEST_CONTEXT(format) {
+      const std::string theirs = (dir / ("vmaf." + format)).string(), ours = (dir / ("twinproof." + format)).string();
+      const auto line = [&](const std::string& out) {
+        return std::vector<std::string>{"-r", ref, "-d", dist, "-w", "1280", "-h", "720", "-p", "420", "-b", "10", "--no_prediction",
+                                        "-q", "--feature", "psnr=enable_mse=true", "--feature", "motion", "--" + format, "-o", out};
+      };
+      const auto v = run_program(std::getenv("TWINPROOF_VMAF"), line(theirs));
+      BOOST_TEST_REQUIRE(v.rc == 0, v.err);
+      std::vector<std::string> args = line(ours);
+      args.insert(args.begin(), "score");
+      args.insert(args.end(), {"--vmaf-names", "--precision", "vmaf"});
+      const auto t = run_cli(args);
+      BOOST_TEST_REQUIRE(t.rc == 0, t.err);
+      BOOST_TEST(without_version_and_fps(test::read_file(ours)) == without_version_and_fps(test::read_file(theirs)));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_vmaf_command_line_in_score) {
+  TempDir dir;
+  const std::string ref = (dir / "ref.yuv").string(), dist = (dir / "dist.yuv").string();
+  BOOST_REQUIRE(run_cli({"vectors", "make", "pan64_f3", "-O", ref}).rc == 0);
+  BOOST_REQUIRE(run_cli({"vectors", "make", "pan64_f3~noise32", "-O", dist}).rc == 0);
+  const std::vector<std::string> geometry = {"-w", "64", "-h", "48", "-p", "420", "-b", "8"};
+  const auto score = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"score", "-r", ref, "-d", dist};
+    args.insert(args.end(), geometry.begin(), geometry.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  // The same pair by vector name and by files.
+  const auto files = score({"--feature", "psnr", "--json", "-"});
+  const auto vector = run_cli({"score", "vector:pan64_f3~noise32", "--feature", "psnr", "--json", "-"});
+  BOOST_TEST_REQUIRE(files.rc == 0, files.err);
+  BOOST_TEST(nlohmann::json::parse(files.out)["frames"] == nlohmann::json::parse(vector.out)["frames"]);
+  BOOST_TEST(nlohmann::json::parse(files.out)["frames"].size() == 3u);
+  // --frame_cnt and --frame_skip_*: the clips as vmaf cuts them. Skipping the first frame of both
+  // scores frames 1 and 2 of the pair as frames 0 and 1.
+  const auto cut = score({"--feature", "psnr", "--frame_skip_ref", "1", "--frame_skip_dist", "1", "--frame_cnt", "2", "--json", "-"});
+  BOOST_TEST_REQUIRE(cut.rc == 0, cut.err);
+  const auto all = nlohmann::json::parse(files.out)["frames"], two = nlohmann::json::parse(cut.out)["frames"];
+  BOOST_TEST_REQUIRE(two.size() == 2u);
+  BOOST_TEST(two[0]["metrics"] == all[1]["metrics"]);
+  BOOST_TEST(two[1]["metrics"] == all[2]["metrics"]);
+  // Skipping one clip's frame alone pairs frame t + 1 with frame t: a different answer.
+  const auto shifted = score({"--feature", "psnr", "--frame_skip_dist", "1", "--json", "-"});
+  BOOST_TEST_REQUIRE(shifted.rc != 0);  // the distorted clip is then a frame shorter
+  BOOST_TEST(contains(shifted.err, "holds 2 frames, and the reference clip"), shifted.err);
+  // Subtitle lines, quiet, and what twinproof cannot honour.
+  const auto sub = score({"--feature", "psnr", "--sub", "-q"});
+  BOOST_TEST(sub.rc == 0);
+  BOOST_TEST(sub.out.rfind("{0}{1}frame: 0|psnr_y: ", 0) == 0u, sub.out);
+  const auto model = score({"-m", "version=vmaf_v0.6.1"});
+  BOOST_TEST(model.rc == 2);
+  BOOST_TEST(contains(model.err, "does not compute the VMAF model score yet"), model.err);
+  const auto twice = score({"--feature", "psnr", "--feature", "psnr"});
+  BOOST_TEST(twice.rc == 2);
+  BOOST_TEST(contains(twice.err, "--feature psnr is given twice"), twice.err);
+  const auto clash = score({"--feature", "motion", "--feature", "float_motion"});
+  BOOST_TEST(clash.rc == 2);
+  BOOST_TEST(contains(clash.err, "two features write 'motion2'"), clash.err);
+  const auto named = score({"--feature", "motion", "--feature", "float_motion", "--vmaf-names", "--json", "-"});
+  BOOST_TEST_REQUIRE(named.rc == 0, named.err);
+  BOOST_TEST(nlohmann::json::parse(named.out)["frames"][1]["metrics"].contains("integer_motion2"));
+  BOOST_TEST(nlohmann::json::parse(named.out)["frames"][1]["metrics"].contains("motion2"));  // float_motion's, as libvmaf prints it
+  const auto none = run_cli({"score", "--feature", "psnr"});
+  BOOST_TEST(none.rc == 2);
+  BOOST_TEST(contains(none.err, "give the clip: INPUT, or -r/--reference FILE"), none.err);
+}
+
 BOOST_AUTO_TEST_CASE(not_emitted_metric_is_absent_from_json) {
   const auto r = run_cli({"score", "vector:tiny3", "--option", "debug=false", "--json", "-"});
   BOOST_TEST(r.rc == 0);

@@ -18,7 +18,10 @@ struct InputArgs {
   std::string pixfmt;
 };
 
+// INPUT or -r/--reference, and the raw geometry flags (vmaf's short forms); the caller checks
+// that a path was given (require_input).
 void add_input_flags(CLI::App& sub, InputArgs& a);
+void require_input(const InputArgs& a);
 std::unique_ptr<FrameSource> open_cli_input(const InputArgs& a);
 // The reference clip and, when `distorted` names a file (read with the same geometry flags) or
 // the input is a pair of the manifest (vector:VECTOR~DISTORTION), its distorted clip.

@@ -22,15 +22,19 @@ namespace twinproof::cli {
 namespace {
 
 struct ScoreArgs {
-  InputArgs input;
-  std::string distorted;  // --distorted FILE: the pair's distorted clip (the input is its reference)
-  std::string feature = "float_motion";  // NAME, or as vmaf writes it: NAME=opt=val:opt=val
+  InputArgs input;        // INPUT or -r/--reference, with the raw geometry flags
+  std::string distorted;  // -d/--distorted FILE: the pair's distorted clip (the input is its reference)
+  std::vector<std::string> features;  // --feature, repeatable: NAME or NAME=opt=val:opt=val (default float_motion)
   std::string backend = "cpu";
   std::vector<std::string> options;
   std::string frames;
   std::string json;    // --json FILE (a file of its own), or bare --json: the format of --output
   std::string output;  // --output/-o FILE
-  bool json_given = false, xml = false, csv = false, vmaf_names = false;
+  bool json_given = false, xml = false, csv = false, sub = false, vmaf_names = false, quiet = false;
+  std::optional<unsigned> frame_cnt;                 // vmaf's --frame_cnt: the clips are this many frames long
+  unsigned frame_skip_ref = 0, frame_skip_dist = 0;  // vmaf's: frames dropped at the start of each clip
+  bool no_prediction = false;       // vmaf's: no model score (twinproof computes none yet either way)
+  std::vector<std::string> models;  // vmaf's -m/--model: refused until the vmaf feature exists
   std::string precision = "exact";
   int device = 0;
   unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
@@ -72,9 +76,9 @@ std::optional<DocumentPlan> plan_document(const ScoreArgs& a, const FeatureDescr
                        fmt::format("'{}' names an option of {}, not an output file: give it as --option {} "
                                    "(-o is --output, as in the vmaf tool)",
                                    file, feature.name, file));
-  if (a.json_given + a.xml + a.csv > 1)
-    throw UsageError("--json", "", "choose one output format: --json, --xml or --csv");
-  const VmafFormat chosen = a.csv ? VmafFormat::csv : a.json_given ? VmafFormat::json : VmafFormat::xml;
+  if (a.json_given + a.xml + a.csv + a.sub > 1)
+    throw UsageError("--json", "", "choose one output format: --json, --xml, --csv or --sub");
+  const VmafFormat chosen = a.csv ? VmafFormat::csv : a.sub ? VmafFormat::sub : a.json_given ? VmafFormat::json : VmafFormat::xml;
   if (!a.json.empty()) {
     if (!a.output.empty())
       throw UsageError("--output", a.output,
@@ -82,7 +86,7 @@ std::optional<DocumentPlan> plan_document(const ScoreArgs& a, const FeatureDescr
     return DocumentPlan{a.json, VmafFormat::json};
   }
   if (!a.output.empty()) return DocumentPlan{a.output, chosen};  // vmaf's default format is XML
-  if (a.json_given || a.xml || a.csv) return DocumentPlan{"-", chosen};
+  if (a.json_given || a.xml || a.csv || a.sub) return DocumentPlan{"-", chosen};
   return std::nullopt;
 }
 
@@ -101,54 +105,131 @@ void print_table(const ScoreTable& t, const std::vector<std::string>& metrics) {
   }
 }
 
-int run_score(const ScoreArgs& a) {
-  const auto [feature_name, feature_options] = parse_feature_flag(a.feature);
-  const FeatureDescriptor& feature = feature_or_throw(feature_name);
-  const Backend& b = backend_or_throw(feature_name, a.backend);
-  OptionList options = feature_options;
-  for (auto& o : parse_option_flags(a.options)) options.push_back(std::move(o));
-  const std::optional<DocumentPlan> plan = plan_document(a, feature);
-  const NumberStyle style = parse_number_style(a.precision, "--precision");
-  RunOptions run;
-  if (!a.frames.empty()) run.range = parse_frame_range(a.frames);
-  run.lookahead = feature.lookahead;  // the last frame's motion2 as the whole clip gives it
-  run.readers = resolve_readers(a.readers, b, checked_threads(a.threads));
-  run.backend_memory = pinned_host_memory(a.host_memory);  // a device twin uploads from the frames as read
-  ClipPair clips = open_cli_pair(a.input, a.distorted);
-  FrameSource* src = clips.reference.get();
-  ExtractorContext ctx;
-  ctx.device = a.device;
-  ctx.threads = checked_threads(a.threads);
-  auto ex = make_extractor(b, ctx);
+// One feature of a score run: what --feature said, checked, and the scores it gave.
+struct FeatureRun {
+  const FeatureDescriptor* feature = nullptr;
+  OptionList options;
   ScoreTable table;
+  std::vector<std::string> metrics;
+};
+
+// The run's clips, as vmaf reads them: the reference and the distorted clip (or the input as its
+// own), each after its skipped frames and at most --frame_cnt frames long.
+ClipPair open_score_clips(const ScoreArgs& a) {
+  ClipPair clips = open_cli_pair(a.input, a.distorted);
+  const bool pair = clips.distorted != nullptr;
+  if (!pair && a.frame_skip_dist != 0)
+    throw UsageError("--frame_skip_dist", std::to_string(a.frame_skip_dist), "--frame_skip_dist needs a distorted clip (-d/--distorted)");
+  clips.reference = clip_window(std::move(clips.reference), a.frame_skip_ref, a.frame_cnt);
+  if (pair) clips.distorted = clip_window(std::move(clips.distorted), a.frame_skip_dist, a.frame_cnt);
+  return clips;
+}
+
+int run_score(const ScoreArgs& a) {
+  require_input(a.input);
+  // A vmaf command line twinproof cannot honour is refused, never run without what it asked for.
+  if (!a.models.empty())
+    throw UsageError("--model", a.models.front(),
+                     fmt::format("-m/--model '{}': twinproof does not compute the VMAF model score yet; score its features "
+                                 "(--feature) or give --no_prediction",
+                                 a.models.front()));
+  const std::vector<std::string> given = a.features.empty() ? std::vector<std::string>{"float_motion"} : a.features;
+  if (given.size() > 1 && !a.options.empty())
+    throw UsageError("--option", a.options.front(),
+                     "--option is for a single --feature; with several, give each its options as vmaf does: --feature NAME=opt=val:opt=val");
+  const Backend* backend = nullptr;
+  std::vector<FeatureRun> runs;
+  for (const std::string& text : given) {
+    auto [feature_name, feature_options] = parse_feature_flag(text);
+    FeatureRun r;
+    r.feature = &feature_or_throw(feature_name);
+    for (const FeatureRun& earlier : runs)
+      if (earlier.feature == r.feature)
+        throw UsageError("--feature", text, fmt::format("--feature {} is given twice", feature_name));
+    backend = &backend_or_throw(feature_name, a.backend);
+    r.options = std::move(feature_options);
+    for (auto& o : parse_option_flags(a.options)) r.options.push_back(std::move(o));
+    runs.push_back(std::move(r));
+  }
+  const std::optional<DocumentPlan> plan = plan_document(a, *runs.front().feature);
+  const NumberStyle style = parse_number_style(a.precision, "--precision");
+  const FrameRange range = a.frames.empty() ? FrameRange{} : parse_frame_range(a.frames);
+  Format format{};
+  std::string source_name;
   const auto t0 = std::chrono::steady_clock::now();
-  try {
-    table = clips.distorted ? run_extractor(*ex, *src, *clips.distorted, options, run) : run_extractor(*ex, *src, options, run);
-  } catch (const ConfigError& e) {
-    throw in_file(src->name(), e);
+  for (FeatureRun& r : runs) {
+    const Backend& b = backend_or_throw(std::string(r.feature->name), a.backend);
+    RunOptions run;
+    run.range = range;
+    run.lookahead = r.feature->lookahead;  // the last frame's motion2 as the whole clip gives it
+    run.readers = resolve_readers(a.readers, b, checked_threads(a.threads));
+    run.backend_memory = pinned_host_memory(a.host_memory);  // a device twin uploads from the frames as read
+    ClipPair clips = open_score_clips(a);  // each feature reads the clips afresh
+    FrameSource* src = clips.reference.get();
+    format = src->format();
+    source_name = src->name();
+    ExtractorContext ctx;
+    ctx.device = a.device;
+    ctx.threads = checked_threads(a.threads);
+    auto ex = make_extractor(b, ctx);
+    try {
+      r.table = clips.distorted ? run_extractor(*ex, *src, *clips.distorted, r.options, run) : run_extractor(*ex, *src, r.options, run);
+    } catch (const ConfigError& e) {
+      throw in_file(src->name(), e);
+    }
+    r.metrics = ex->metrics();
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Everything is known before anything is printed: a failure above leaves no partial table.
-  const std::vector<std::string> metrics = ex->metrics();
+  // One table of every feature's metrics, each under the key the output uses (libvmaf's with
+  // --vmaf-names): two features may not write one key.
+  ScoreTable table;
+  table.set_frames(runs.front().table.first_frame(), runs.front().table.frames());
+  std::vector<std::pair<std::string, std::string>> columns;
+  for (const FeatureRun& r : runs) {
+    const auto add = [&](const std::string& metric, const std::string& key) {
+      for (const auto& c : columns)
+        if (c.second == key)
+          throw UsageError("--feature", std::string(r.feature->name),
+                           fmt::format("two features write '{}': give --vmaf-names to key every metric as libvmaf does", key));
+      table.set_column(key, r.table.columns().count(metric) ? r.table.columns().at(metric) : std::vector<std::optional<double>>{});
+      columns.emplace_back(key, key);
+    };
+    if (a.vmaf_names) {  // libvmaf's keys, in the order its output lists them
+      for (const LibvmafName& n : r.feature->libvmaf_names)
+        if (std::find(r.metrics.begin(), r.metrics.end(), n.metric) != r.metrics.end())
+          add(std::string(n.metric), libvmaf_metric_name(*r.feature, n.metric, r.options));
+    } else {
+      for (const std::string& m : r.metrics) add(m, m);
+    }
+  }
+  std::string names;
+  for (const FeatureRun& r : runs) names += (names.empty() ? "" : ", ") + std::string(r.feature->name);
   if (plan) {
     VmafDocument doc;
     doc.table = &table;
-    if (a.vmaf_names) {  // libvmaf's keys, in the order its output lists them
-      for (const LibvmafName& n : feature.libvmaf_names)
-        if (std::find(metrics.begin(), metrics.end(), n.metric) != metrics.end())
-          doc.columns.emplace_back(std::string(n.metric), libvmaf_metric_name(feature, n.metric, options));
-    } else {
-      for (const std::string& m : metrics) doc.columns.emplace_back(m, m);
-    }
+    doc.columns = columns;
     doc.version = "twinproof " TWINPROOF_VERSION;
     doc.fps = seconds > 0 ? table.frames() / seconds : 0;
-    doc.width = src->format().width;
-    doc.height = src->format().height;
+    doc.width = format.width;
+    doc.height = format.height;
     if (!a.vmaf_names) {  // with libvmaf's names the document is libvmaf's shape and nothing else
-      nlohmann::json opts = nlohmann::json::object();
-      for (const auto& [k, v] : options) opts[k] = v;
-      doc.provenance = {{"input", src->name()}, {"format", describe(src->format())}, {"feature", feature.name},
-                        {"backend", a.backend}, {"options", opts}};
+      const auto option_map = [](const OptionList& options) {
+        nlohmann::json opts = nlohmann::json::object();
+        for (const auto& [k, v] : options) opts[k] = v;
+        return opts;
+      };
+      doc.provenance = {{"input", source_name}, {"format", describe(format)}};
+      if (!a.distorted.empty()) doc.provenance["distorted"] = a.distorted;
+      if (runs.size() == 1) {
+        doc.provenance["feature"] = runs.front().feature->name;
+        doc.provenance["backend"] = a.backend;
+        doc.provenance["options"] = option_map(runs.front().options);
+      } else {
+        doc.provenance["backend"] = a.backend;
+        for (const FeatureRun& r : runs)
+          doc.provenance["features"].push_back({{"feature", r.feature->name}, {"options", option_map(r.options)}});
+      }
     }
     const std::string text = render_vmaf(doc, plan->format, style);
     if (plan->destination == "-") {
@@ -157,8 +238,11 @@ int run_score(const ScoreArgs& a) {
     }
     write_file(plan->destination, text, "the score output");
   }
-  fmt::print("# {} ({}), feature {}, backend {}\n", src->name(), describe(src->format()), feature.name, a.backend);
-  print_table(table, metrics);
+  if (a.quiet) return kExitPass;
+  fmt::print("# {} ({}), feature {}, backend {}\n", source_name, describe(format), names, a.backend);
+  std::vector<std::string> keys;
+  for (const auto& c : columns) keys.push_back(c.first);
+  print_table(table, keys);
   return kExitPass;
 }
 
@@ -166,21 +250,32 @@ int run_score(const ScoreArgs& a) {
 
 void add_score(CLI::App& app, int& rc) {
   auto a = std::make_shared<ScoreArgs>();
-  CLI::App* sub = app.add_subcommand("score", "Score one input with one backend: a per-frame table (decimal and %a), "
-                                              "or libvmaf's JSON, XML or CSV");
+  CLI::App* sub = app.add_subcommand("score", "Score one input (or a pair) with one backend: a per-frame table (decimal and %a), "
+                                              "or libvmaf's JSON, XML, CSV or subtitle lines. Takes the vmaf tool's command "
+                                              "line: -r REF -d DIST -w W -h H -p 420 -b 10 --feature NAME=opt=val --json -o FILE");
+  // vmaf's -h is the height: help is --help alone here.
+  sub->set_help_flag("--help", "Print this help message and exit");
   add_input_flags(*sub, a->input);
-  sub->add_option("--distorted", a->distorted,
-                  "The distorted clip of a pair (INPUT is its reference): same format and frame count; raw with the same "
-                  "geometry flags");
-  sub->add_option("--feature", a->feature, "Feature, or as vmaf writes it: NAME=opt=val:opt=val")->capture_default_str();
-  sub->add_option("--backend,-b", a->backend, "Backend (see `twinproof backends`)")->capture_default_str();
-  sub->add_option("--option", a->options, "NAME=VALUE, by libvmaf option name or alias (repeatable)");
-  sub->add_option("--frames", a->frames, "Frames A:B (inclusive), A: or :B");
-  sub->add_option("--output,-o", a->output, "Write libvmaf's document to FILE (- for stdout); format: --xml (default), --json or --csv");
+  sub->add_option("-d,--distorted", a->distorted,
+                  "The distorted clip of a pair (INPUT or --reference is its reference): same format and frame count; raw "
+                  "with the same geometry flags");
+  sub->add_option("--feature", a->features,
+                  "Feature, or as vmaf writes it: NAME=opt=val:opt=val; repeatable (default: float_motion)");
+  sub->add_option("--backend", a->backend, "Backend (see `twinproof backends`)")->capture_default_str();
+  sub->add_option("--option", a->options, "NAME=VALUE, by libvmaf option name or alias (repeatable; one --feature only)");
+  sub->add_option("--frames", a->frames, "Frames A:B (inclusive), A: or :B, each scored as the whole clip scores it");
+  sub->add_option("--frame_cnt", a->frame_cnt, "vmaf's: the clips end after this many frames (after the skipped ones)");
+  sub->add_option("--frame_skip_ref", a->frame_skip_ref, "vmaf's: frames dropped at the start of the reference");
+  sub->add_option("--frame_skip_dist", a->frame_skip_dist, "vmaf's: frames dropped at the start of the distorted clip");
+  sub->add_option("-o,--output", a->output, "Write libvmaf's document to FILE (- for stdout); format: --xml (default), --json, --csv or --sub");
   sub->add_option("--json", a->json, "JSON: bare, the format of --output (or stdout); with FILE, write it there (- for stdout)")
       ->expected(0, 1);
   sub->add_flag("--xml", a->xml, "XML, libvmaf's shape (to --output, or stdout)");
   sub->add_flag("--csv", a->csv, "CSV, libvmaf's shape (to --output, or stdout)");
+  sub->add_flag("--sub", a->sub, "libvmaf's subtitle lines ({i}{i+1}frame: i|key: value|...)");
+  sub->add_flag("-q,--quiet", a->quiet, "Print no per-frame table (the document is still written)");
+  sub->add_flag("--no_prediction", a->no_prediction, "vmaf's: no model score (twinproof computes features only)");
+  sub->add_option("-m,--model", a->models, "vmaf's model (refused: the VMAF model score is not computed yet)");
   sub->add_flag("--vmaf-names", a->vmaf_names, "Metric keys as libvmaf names them for these options (integer_motion2_mfw_2)");
   sub->add_option("--precision", a->precision, "Numbers: exact (read back to the same double) or vmaf (libvmaf's %.6f)")
       ->capture_default_str();

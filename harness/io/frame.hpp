@@ -138,6 +138,12 @@ std::unique_ptr<FrameSource> open_y4m(const std::string& path);
 // Chooses by extension (.y4m) or magic; raw input needs `raw_format`.
 std::unique_ptr<FrameSource> open_input(const std::string& path, const std::optional<Format>& raw_format);
 
+// The frames of `inner` after its first `skip`, at most `count` of them (vmaf's --frame_skip_ref
+// / --frame_skip_dist and --frame_cnt: the clip is then that long). A source that checks
+// something at its end (a vector's pin) is still read to the end, its frames past `count`
+// dropped, so the check is never skipped.
+std::unique_ptr<FrameSource> clip_window(std::unique_ptr<FrameSource> inner, unsigned skip, std::optional<unsigned> count);
+
 // Writers (bundles, `vectors make`).
 class FrameWriter {
  public:

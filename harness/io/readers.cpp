@@ -282,4 +282,41 @@ std::unique_ptr<FrameSource> open_input(const std::string& path, const std::opti
   return open_y4m(path);
 }
 
+namespace {
+
+class WindowSource final : public FrameSource {
+ public:
+  WindowSource(std::unique_ptr<FrameSource> inner, unsigned skip, std::optional<unsigned> count)
+      : inner_(std::move(inner)), skip_(skip), count_(count) {}
+  const Format& format() const override { return inner_->format(); }
+  const std::string& name() const override { return inner_->name(); }
+  bool may_block() const override { return inner_->may_block(); }
+  bool checks_at_end() const override { return inner_->checks_at_end(); }
+  bool next(Frame& f) override {
+    for (; skipped_ < skip_; ++skipped_)
+      if (!inner_->next(f)) return false;
+    if (count_ && given_ == *count_) {
+      if (inner_->checks_at_end())
+        while (inner_->next(f)) {
+        }
+      return false;
+    }
+    if (!inner_->next(f)) return false;
+    ++given_;
+    return true;
+  }
+
+ private:
+  std::unique_ptr<FrameSource> inner_;
+  unsigned skip_ = 0, skipped_ = 0, given_ = 0;
+  std::optional<unsigned> count_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameSource> clip_window(std::unique_ptr<FrameSource> inner, unsigned skip, std::optional<unsigned> count) {
+  if (skip == 0 && !count) return inner;
+  return std::make_unique<WindowSource>(std::move(inner), skip, count);
+}
+
 }  // namespace twinproof
