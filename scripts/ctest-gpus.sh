@@ -25,4 +25,22 @@ start=$(date +%s)
 rc=0
 ctest --test-dir "$build" -L gpu --resource-spec-file "$spec" -j "${#gpus[@]}" --output-on-failure || rc=$?
 echo "ctest-gpus: ctest finished in $(($(date +%s) - start)) s (exit $rc)"
-"$build/harness/twinproof" merge --filter 'float_motion/cuda*' --out "$build/gate-gpus" "$build"/gate/cuda*/*
+# The device twins' report folders, as the gate's CTest script lays them out
+# (tests/gate/FEATURE/TWIN/VECTOR), from the registry rather than from twin names.
+tp="$build/harness/twinproof"
+filters=() dirs=()
+while read -r feature twin; do
+  filters+=(--filter "$feature/$twin/*")
+  for d in "$build/tests/gate/$feature/$twin"/*/; do
+    [[ -d $d ]] && dirs+=("${d%/}")
+  done
+done < <("$tp" backends --json | python3 -c 'import json, sys
+for b in json.load(sys.stdin):
+    if b["kind"] == "gpu" and b["built_in"]:
+        print(b["feature"], b["name"])')
+if ((${#dirs[@]} == 0)); then
+  echo "ctest-gpus: no device twin's gate report under $build/tests/gate" >&2
+  exit 2
+fi
+"$tp" merge "${filters[@]}" --out "$build/gate-gpus" -- "${dirs[@]}"
+exit "$rc"

@@ -77,6 +77,25 @@ for tool in memcheck racecheck; do
     row "sanitizer $tool motion/cuda ${input%% *}" "rc=$rc" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
   done
 done
+# Every device twin of every feature from the registry, at default options over an odd-sized
+# 4:2:0 clip (a pair for a feature that reads the distorted clip).
+while read -r feature backend pair; do
+  for tool in memcheck racecheck; do
+    part sanitizer || break
+    input=vector:odd175_420
+    [[ $pair == True ]] && input=vector:odd175_420~noise4
+    log="$logs/sanitizer-$tool-$feature-$backend.txt"
+    compute-sanitizer --tool "$tool" --error-exitcode 99 "$tp" score "$input" --feature "$feature" --backend "$backend" >"$log" 2>&1
+    rc=$?
+    row "sanitizer $tool $feature/$backend $input" "rc=$rc" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+  done
+done < <("$tp" features --json | python3 -c '
+import json, subprocess, sys
+backends = json.loads(subprocess.run([sys.argv[1], "backends", "--json"], capture_output=True, text=True).stdout)
+for f in json.load(sys.stdin):
+    for b in backends:
+        if b["feature"] == f["name"] and b["kind"] == "gpu":
+            print(f["name"], b["name"], f["reads_distorted"])' "$tp")
 
 # The two full-size real clips stay on the CPU runners (see README); everything else runs.
 absent=(--filter '-*/bbb1080_t240/*' --filter '-*/city720x405/*')
@@ -187,13 +206,17 @@ fi
 fi
 
 part bench && echo "== bench"
-for feature in motion float_motion; do
-  part bench || break
-  log="$logs/bench-$feature.txt"
-  "$tp" bench --feature "$feature" --sizes 576x324,1920x1080,3840x2160 --frames 32 --reps 5 --json "$logs/bench-$feature.json" >"$log" 2>&1
-  rc=$?
-  cat "$log"
-  row "bench --feature $feature" "rc=$rc" "see bench-$feature.txt"
+# Every feature of the registry, 8 and 10 bit.
+for feature in $("$tp" features --json | python3 -c 'import json, sys; print(" ".join(f["name"] for f in json.load(sys.stdin)))'); do
+  for depth in 8 10; do
+    part bench || break
+    log="$logs/bench-$feature-${depth}b.txt"
+    "$tp" bench --feature "$feature" --bitdepth "$depth" --sizes 576x324,1920x1080,3840x2160 --frames 32 --reps 5 \
+      --json "$logs/bench-$feature-${depth}b.json" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    row "bench --feature $feature --bitdepth $depth" "rc=$rc" "see bench-$feature-${depth}b.txt"
+  done
 done
 
 echo

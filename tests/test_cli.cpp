@@ -10,6 +10,7 @@
 #include <pugixml.hpp>
 
 #include "extractors/feature.hpp"
+#include "extractors/registry.hpp"
 #include "harness/compare.hpp"
 #include "harness/goldens.hpp"
 #include "harness/paths.hpp"
@@ -255,6 +256,33 @@ BOOST_AUTO_TEST_CASE(the_vmaf_command_line_in_score) {
   const auto none = run_cli({"score", "--feature", "psnr"});
   BOOST_TEST(none.rc == 2);
   BOOST_TEST(contains(none.err, "give the clip: INPUT, or -r/--reference FILE"), none.err);
+}
+
+BOOST_AUTO_TEST_CASE(the_registry_as_json_is_what_scripts_iterate) {
+  // Every registered feature and backend, as the descriptors and the registry hold them.
+  const auto f = run_cli({"features", "--json"});
+  BOOST_TEST_REQUIRE(f.rc == 0, f.err);
+  const auto features_json = nlohmann::json::parse(f.out);
+  BOOST_TEST_REQUIRE(features_json.size() == features().size());
+  for (std::size_t i = 0; i < features().size(); ++i) {
+    BOOST_TEST(features_json[i]["name"] == features()[i]->name);
+    BOOST_TEST(features_json[i]["reads_distorted"] == features()[i]->reads_distorted);
+    BOOST_TEST(features_json[i]["metrics"].size() == features()[i]->metrics.size());
+  }
+  const auto b = run_cli({"backends", "--json"});
+  BOOST_TEST_REQUIRE(b.rc == 0, b.err);
+  const auto backends_json = nlohmann::json::parse(b.out);
+  std::size_t built_in = 0, references = 0;
+  for (const auto& x : backends_json) {
+    built_in += x["built_in"].get<bool>();
+    references += x["reference"].get<bool>();
+    BOOST_TEST((x["kind"] == "host" || x["kind"] == "gpu"));
+    if (!x["available"].get<bool>()) BOOST_TEST(!x["reason"].get<std::string>().empty());
+  }
+  std::size_t registered = 0;
+  for (const Backend* x : backends()) registered += is_built_in(*x);
+  BOOST_TEST(built_in == registered);
+  BOOST_TEST(references == features().size());
 }
 
 BOOST_AUTO_TEST_CASE(not_emitted_metric_is_absent_from_json) {
