@@ -51,6 +51,28 @@ BOOST_AUTO_TEST_CASE(mutant_ulp_and_nan_are_found_in_the_final_output) {
   BOOST_TEST(contains(nan.verdict, "first divergence: final output, motion2[1] (NaN)"), nan.verdict);
 }
 
+BOOST_AUTO_TEST_CASE(a_pair_features_mutant_is_found_in_the_plane_whose_row_sums_depart) {
+  // psnr's mutant-rows counts each U row's last squared error twice: Y's rows are equal, U's
+  // first row departs, and the plane sums after it follow.
+  const ReproResult r = replay(target("psnr/mutant-rows/pan576~noise4/8b/420/default"));
+  BOOST_TEST(r.mismatch);
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.divergence_frame.value() == 0u);
+  BOOST_TEST(contains(r.verdict, "first divergence: row squared errors, plane U, row 0"), r.verdict);
+  BOOST_TEST(r.first.has_value());
+  BOOST_TEST(r.first->metric == "psnr_cb");
+  // A bundle of a pair cell holds both clips and replays to the same verdict.
+  test::TempDir dir;
+  ReproOptions o;
+  o.bundle = dir / "b";
+  o.frames = FrameRange{2, 3};
+  (void)replay(target("psnr/mutant-rows/pan576~noise4/8b/420/default"), o);
+  BOOST_TEST(std::filesystem::is_regular_file(dir / "b" / "distorted.y4m"));
+  const ReproResult again = replay(load_bundle(dir / "b"));
+  BOOST_TEST(contains(again.verdict, "first divergence: row squared errors, plane U, row 0"), again.verdict);
+  BOOST_TEST(again.divergence_frame.value() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(a_passing_twin_and_a_regression_cell) {
   const ReproResult drift = replay(target("float_motion/mutant-drift/pan576/8b/420/default"));
   BOOST_TEST(drift.mismatch);        // not bit-exact ...

@@ -24,7 +24,7 @@ void CpuSseEngine::submit(const PictureView& ref, const PictureView& dist) {
   for (int k = 0; k < planes_; ++k) {
     const PlaneSize ps = read_plane(fmt_, k);
     bands_.run(ps.h, [&](int, int begin, int end) {
-      rows({ref.data[k], dist.data[k], ref.stride[k], dist.stride[k], ps.w, ps.h, fmt_.bitdepth > 8, rows_[k].data(), begin, end});
+      rows({k, ref.data[k], dist.data[k], ref.stride[k], dist.stride[k], ps.w, ps.h, fmt_.bitdepth > 8, rows_[k].data(), begin, end});
     });
     std::uint64_t total = 0;
     for (const std::uint64_t r : rows_[k]) total += r;

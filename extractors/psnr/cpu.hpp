@@ -13,6 +13,7 @@ namespace twinproof::psnr {
 
 // One plane's rows of one frame pair, for a row kernel.
 struct PlaneJob {
+  int plane;                 // 0 Y, 1 U, 2 V
   const std::uint8_t* ref;
   const std::uint8_t* dist;
   std::ptrdiff_t ref_stride, dist_stride;
