@@ -11,8 +11,12 @@
  * (metric, frame, value) at a time, as doubles: twinproof compares their bits.
  *
  * Stability: the ABI is versioned by TWINPROOF_PLUGIN_ABI_VERSION and by the size of
- * TwinproofPluginTwin. twinproof refuses a plugin built for another ABI version; later versions
- * only add members at the end of the structures, so `struct_size` tells which ones a plugin has.
+ * TwinproofPluginTwin. Later versions only add members at the end of the structures, so
+ * `struct_size` tells which ones a plugin has. Version 2 added extract_pair (the reference and the
+ * distorted picture of a pair, for features that compare two clips, such as psnr). A version-1
+ * plugin is still served for features that read the reference alone (it is handed the
+ * reference); its twins of a feature that reads both clips are not supported. Any other version
+ * is refused when the plugin is loaded.
  * Only C types cross the boundary; no allocation is freed on the other side.
  *
  * Errors: every call that can fail returns a TwinproofStatus and writes a one-line reason
@@ -37,7 +41,7 @@
 extern "C" {
 #endif
 
-#define TWINPROOF_PLUGIN_ABI_VERSION 1u
+#define TWINPROOF_PLUGIN_ABI_VERSION 2u
 
 /* Statuses, chroma formats and device kinds are plain 32-bit integers, not enum types, so that
  * twinproof can check whatever value a plugin hands over (a C++ enum holding a value outside its
@@ -113,7 +117,9 @@ typedef struct TwinproofPluginTwin {
   /* The metrics this configuration emits, in report order, after init: a NULL-terminated array
    * owned by the instance. */
   const char *const *(*metrics)(void *instance);
-  /* One picture; labels are consecutive. Scores may be emitted now or later (look-ahead metrics). */
+  /* One picture (the reference's), for a feature that reads the reference alone; labels are
+   * consecutive. Scores may be emitted now or later (look-ahead metrics). NULL in a version-2
+   * twin that gives extract_pair. */
   TwinproofStatus (*extract)(void *instance, const TwinproofPicture *picture, unsigned frame, TwinproofEmitScore emit,
                              void *sink, char *error, size_t error_size);
   /* After the last picture: emits what the clip still owes. */
@@ -123,7 +129,17 @@ typedef struct TwinproofPluginTwin {
    * returns 1, or returns 0 when the twin does not expose that stage (or has no such data yet). */
   int (*inspect)(void *instance, const char *stage, TwinproofEmitArray emit, void *sink);
   void (*destroy)(void *instance);
+
+  /* Version 2. One frame of a pair: the reference picture and the distorted one (one format), as
+   * libvmaf's extractors take them; labels are consecutive. Required for a twin of a feature that
+   * reads the distorted clip (`twinproof features --json` says reads_distorted); when given, it is
+   * called instead of extract for any feature. NULL: extract is called with the reference. */
+  TwinproofStatus (*extract_pair)(void *instance, const TwinproofPicture *reference, const TwinproofPicture *distorted,
+                                  unsigned frame, TwinproofEmitScore emit, void *sink, char *error, size_t error_size);
 } TwinproofPluginTwin;
+
+/* The size of a version-1 table: everything before extract_pair. */
+#define TWINPROOF_PLUGIN_V1_SIZE offsetof(TwinproofPluginTwin, extract_pair)
 
 /* The one symbol a plugin exports: its twins (`*count` of them), valid while it is loaded. A
  * plugin built with hidden visibility marks it TWINPROOF_PLUGIN_EXPORT. */

@@ -21,6 +21,8 @@ namespace {
 const std::string kExact = TWINPROOF_EXAMPLE_PLUGIN;
 const std::string kSadOrder = TWINPROOF_EXAMPLE_PLUGIN_SAD_ORDER;
 const std::string kBroken = TWINPROOF_BROKEN_PLUGIN;
+const std::string kPsnr = TWINPROOF_EXAMPLE_PSNR_PLUGIN;
+const std::string kPsnrV1 = TWINPROOF_EXAMPLE_PSNR_V1_PLUGIN;
 
 std::string plugins_matrix() { return (data_root() / "ci" / "matrices" / "plugins.json").string(); }
 
@@ -107,9 +109,34 @@ BOOST_AUTO_TEST_CASE(the_reordered_sum_fails_and_repro_names_the_reduction) {
   BOOST_TEST(contains(repro.out, "rerun: twinproof repro " + cell + " --plugin " + fs::absolute(kSadOrder).string()), repro.out);
 }
 
+BOOST_AUTO_TEST_CASE(a_version_2_plugin_gets_both_pictures_of_a_pair_and_a_version_1_plugin_none) {
+  // example-psnr (extract_pair) over every pair cell of plugins.json: exact, like twinproof's own.
+  TempDir dir;
+  const auto r = run_cli({"gate", "--plugin", kPsnr, "--matrix", plugins_matrix(), "--filter", "psnr/example-psnr/*", "--quiet",
+                          "--report-dir", (dir / "v2").string()});
+  BOOST_TEST(r.rc == 0, r.out << r.err);
+  std::size_t pass = 0;
+  for (const CellResult& c : read_results(dir / "v2" / "results.jsonl")) pass += c.status == CellStatus::pass;
+  BOOST_TEST(pass == 148u);  // 6 vectors x 4 distortions x 6 option sets, and pan576~noise4's 4 refusals
+  // The same twin as a version-1 table is handed one picture: never scored, never a pass.
+  const auto v1 = run_cli({"gate", "--plugin", kPsnrV1, "--matrix", plugins_matrix(), "--filter", "psnr/example-psnr-v1/*", "--quiet",
+                           "--report-dir", (dir / "v1").string()});
+  BOOST_TEST(v1.rc == 2, v1.out << v1.err);  // every selected cell not supported: the run judged nothing
+  const auto records = read_results(dir / "v1" / "results.jsonl");
+  BOOST_TEST(!records.empty());
+  for (const CellResult& c : records) {
+    BOOST_TEST((c.status == CellStatus::not_supported), c.cell.id);
+    BOOST_TEST(contains(c.detail, "has no extract_pair (plugin ABI version 1"), c.detail);
+  }
+  // A version-1 table is still served where the feature reads the reference alone.
+  const auto listed = run_cli({"--plugin", kPsnrV1, "backends"});
+  BOOST_TEST(listed.rc == 0, listed.err);
+  BOOST_TEST(contains(listed.out, "example-psnr-v1"), listed.out);
+}
+
 BOOST_AUTO_TEST_CASE(a_plugin_that_breaks_the_abi_is_refused_by_name) {
   const std::vector<std::pair<const char*, const char*>> cases = {
-      {"abi", "is built for plugin ABI version 99; this twinproof takes version 1"},
+      {"abi", "is built for plugin ABI version 99; this twinproof takes versions 1 and 2"},
       {"size", "declares a table of 8 bytes"},
       {"name", "is named 'Broken/Plugin': a twin name is 1 to 64 of a-z, 0-9, '-' and '_'"},
       {"feature", "twins 'psnr_hvs', which is no feature of this twinproof"},

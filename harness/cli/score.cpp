@@ -137,7 +137,6 @@ int run_score(const ScoreArgs& a) {
   if (given.size() > 1 && !a.options.empty())
     throw UsageError("--option", a.options.front(),
                      "--option is for a single --feature; with several, give each its options as vmaf does: --feature NAME=opt=val:opt=val");
-  const Backend* backend = nullptr;
   std::vector<FeatureRun> runs;
   for (const std::string& text : given) {
     auto [feature_name, feature_options] = parse_feature_flag(text);
@@ -146,7 +145,7 @@ int run_score(const ScoreArgs& a) {
     for (const FeatureRun& earlier : runs)
       if (earlier.feature == r.feature)
         throw UsageError("--feature", text, fmt::format("--feature {} is given twice", feature_name));
-    backend = &backend_or_throw(feature_name, a.backend);
+    (void)backend_or_throw(feature_name, a.backend);  // an unknown backend is refused before anything is read
     r.options = std::move(feature_options);
     for (auto& o : parse_option_flags(a.options)) r.options.push_back(std::move(o));
     runs.push_back(std::move(r));

@@ -111,6 +111,12 @@ TwinproofChroma abi_chroma(Chroma c) {
   return TWINPROOF_CHROMA_420;
 }
 
+// A twin's extract_pair: a member of version 2 tables only (a version-1 table ends before it).
+TwinproofStatus (*extract_pair_of(const TwinproofPluginTwin* t))(void*, const TwinproofPicture*, const TwinproofPicture*, unsigned,
+                                                                  TwinproofEmitScore, void*, char*, std::size_t) {
+  return t->abi_version >= 2 ? t->extract_pair : nullptr;
+}
+
 class PluginTwin final : public Extractor {
  public:
   PluginTwin(std::shared_ptr<const PluginTwinInfo> info, const ExtractorContext& ctx) : info_(std::move(info)) {
@@ -123,11 +129,12 @@ class PluginTwin final : public Extractor {
   PluginTwin& operator=(const PluginTwin&) = delete;
 
   void init(const Format& fmt, const OptionList& options) override {
-    // The plugin ABI (version 1) hands a twin one picture a frame.
-    if (info_->feature->reads_distorted)
+    // A twin without extract_pair (every version-1 twin) is handed one picture a frame.
+    if (info_->feature->reads_distorted && extract_pair_of(info_->twin) == nullptr)
       throw BackendUnavailable("feature", std::string(info_->feature->name),
-                               fmt::format("plugin twin {}: {} reads a pair of clips, and plugin ABI version 1 hands a twin one picture",
-                                           info_->name, info_->feature->name));
+                               fmt::format("plugin twin {}: {} reads a pair of clips, and the twin has no extract_pair (plugin ABI "
+                                           "version {}; version 2 adds it)",
+                                           info_->name, info_->feature->name, info_->twin->abi_version));
     const TwinproofFormat f{fmt.width, fmt.height, fmt.bitdepth, abi_chroma(fmt.chroma)};
     std::vector<TwinproofOption> given;
     for (const auto& [name, value] : options) given.push_back({name.c_str(), value.c_str()});
@@ -142,11 +149,16 @@ class PluginTwin final : public Extractor {
     if (metrics_.empty()) throw ToolFailed(0, fmt::format("plugin twin {} names no metric after init", info_->name), false);
   }
 
-  void extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink& sink) override {
-    TwinproofPicture p{format_, {pic.data[0], pic.data[1], pic.data[2]}, {pic.stride[0], pic.stride[1], pic.stride[2]}};
+  void extract(const PictureView& pic, const PictureView& dist, unsigned frame, ScoreSink& sink) override {
+    const auto picture = [&](const PictureView& v) {
+      return TwinproofPicture{format_, {v.data[0], v.data[1], v.data[2]}, {v.stride[0], v.stride[1], v.stride[2]}};
+    };
+    const TwinproofPicture p = picture(pic), d = picture(dist);
     ScoreRelay relay{&sink, info_.get(), nullptr};
     ErrorBuffer err;
-    const TwinproofStatus st = twin().extract(instance_, &p, frame, twinproof_relay_score, &relay, err.data(), err.size());
+    const auto pair = extract_pair_of(info_->twin);
+    const TwinproofStatus st = pair != nullptr ? pair(instance_, &p, &d, frame, twinproof_relay_score, &relay, err.data(), err.size())
+                                               : twin().extract(instance_, &p, frame, twinproof_relay_score, &relay, err.data(), err.size());
     if (relay.fault) std::rethrow_exception(relay.fault);
     judge(st, "extract", err);
   }
@@ -213,12 +225,12 @@ bool valid_twin_name(std::string_view n) {
 void check_twin(const fs::path& path, std::size_t index, const TwinproofPluginTwin* t) {
   const std::string which = fmt::format("twin {}", index);
   if (t == nullptr) bad_plugin(path, which + " is a null pointer");
-  if (t->abi_version != TWINPROOF_PLUGIN_ABI_VERSION)
-    bad_plugin(path, fmt::format("{} is built for plugin ABI version {}; this twinproof takes version {} (extractors/twinproof_plugin.h)",
+  if (t->abi_version != 1 && t->abi_version != TWINPROOF_PLUGIN_ABI_VERSION)
+    bad_plugin(path, fmt::format("{} is built for plugin ABI version {}; this twinproof takes versions 1 and {} (extractors/twinproof_plugin.h)",
                                  which, t->abi_version, TWINPROOF_PLUGIN_ABI_VERSION));
-  if (t->struct_size < sizeof(TwinproofPluginTwin))
-    bad_plugin(path, fmt::format("{} declares a table of {} bytes; version {} has {}", which, t->struct_size, TWINPROOF_PLUGIN_ABI_VERSION,
-                                 sizeof(TwinproofPluginTwin)));
+  const std::size_t table = t->abi_version == 1 ? TWINPROOF_PLUGIN_V1_SIZE : sizeof(TwinproofPluginTwin);
+  if (t->struct_size < table)
+    bad_plugin(path, fmt::format("{} declares a table of {} bytes; version {} has {}", which, t->struct_size, t->abi_version, table));
   const std::string name = plugin_text(t->name, 80);
   if (!valid_twin_name(name))
     bad_plugin(path, fmt::format("{} is named '{}': a twin name is 1 to 64 of a-z, 0-9, '-' and '_'", which, name));
@@ -227,11 +239,13 @@ void check_twin(const fs::path& path, std::size_t index, const TwinproofPluginTw
                                  plugin_text(t->feature, 80)));
   if (t->device_kind != TWINPROOF_DEVICE_HOST && t->device_kind != TWINPROOF_DEVICE_GPU)
     bad_plugin(path, fmt::format("twin {} has device kind {}, neither host (0) nor GPU (1)", name, static_cast<int>(t->device_kind)));
+  const bool pair = extract_pair_of(t) != nullptr;
   const std::pair<const char*, bool> required[] = {{"create", t->create != nullptr}, {"init", t->init != nullptr},
-                                                   {"metrics", t->metrics != nullptr}, {"extract", t->extract != nullptr},
+                                                   {"metrics", t->metrics != nullptr}, {"extract", t->extract != nullptr || pair},
                                                    {"flush", t->flush != nullptr}, {"destroy", t->destroy != nullptr}};
   for (const auto& [function, present] : required)
-    if (!present) bad_plugin(path, fmt::format("twin {} has no {} function", name, function));
+    if (!present) bad_plugin(path, fmt::format("twin {} has no {} function{}", name, function,
+                                               std::string_view(function) == "extract" ? " (nor extract_pair)" : ""));
 }
 
 void register_plugin(const fs::path& given) {
