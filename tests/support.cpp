@@ -9,6 +9,7 @@
 
 #include "harness/paths.hpp"
 #include "harness/process.hpp"
+#include "harness/sha256.hpp"
 
 namespace twinproof::test {
 namespace fs = std::filesystem;
@@ -64,6 +65,21 @@ void write_table_with_exact_rows(const fs::path& file, const std::vector<std::st
     table["rows"].push_back({{"feature", "float_motion"}, {"reference", "cpu"}, {"twin", twin}, {"mode", "exact"},
                              {"reason", "test fixture"}, {"provenance", {{"measured_by", "test"}}}});
   write_file(file, table.dump());
+}
+
+std::string stream_sha256(FrameSource& src) {
+  Sha256 h;
+  Frame f;
+  while (src.next(f)) h.update(f.bytes(), f.size());
+  return h.hex_digest();
+}
+
+std::string without_version_and_fps(const std::string& document) {
+  std::istringstream in(document);
+  std::string out, line;
+  while (std::getline(in, line))
+    if (!contains(line, "version") && !contains(line, "fps")) out += line + "\n";
+  return out;
 }
 
 }  // namespace twinproof::test

@@ -52,6 +52,13 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin
 // Any program, the same way.
 CliResult run_program(const std::string& bin, const std::vector<std::string>& args, const std::string& stdin_file = {});
 
+// The SHA-256 of a source's raw stream, read to its end (what a vector's pin covers).
+std::string stream_sha256(FrameSource& src);
+
+// A libvmaf document without its version and fps lines: what differs between the vmaf tool's and
+// twinproof's documents of the same scores.
+std::string without_version_and_fps(const std::string& document);
+
 // A frame with every sample set by fn(plane, x, y).
 template <class Fn>
 Frame make_frame(const Format& fmt, Fn fn) {

@@ -152,13 +152,6 @@ BOOST_AUTO_TEST_CASE(score_output_equals_the_vmaf_tools_but_version_and_fps, *bo
   TempDir dir;
   const std::string yuv = (dir / "pan576.yuv").string();
   BOOST_REQUIRE(run_cli({"vectors", "make", "pan576", "-O", yuv}).rc == 0);
-  const auto without_version_and_fps = [](const std::string& text) {
-    std::istringstream in(text);
-    std::string out, line;
-    while (std::getline(in, line))
-      if (!contains(line, "version") && !contains(line, "fps")) out += line + "\n";
-    return out;
-  };
   for (const std::string format : {"json", "xml", "csv"})
     for (const std::string feature : {"float_motion", "float_motion=motion_filter_size=3:motion_add_uv=true", "motion=debug=true",
                                       "motion=motion_fps_weight=2:motion_five_frame_window=true"})
@@ -170,7 +163,7 @@ BOOST_AUTO_TEST_CASE(score_output_equals_the_vmaf_tools_but_version_and_fps, *bo
         const auto t = run_cli({"score", yuv, "--width", "576", "--height", "324", "--pixfmt", "420", "--bitdepth", "8", "--feature",
                                 feature, "--" + format, "-o", ours, "--vmaf-names", "--precision", "vmaf"});
         BOOST_TEST_REQUIRE(t.rc == 0, t.err);
-        BOOST_TEST(without_version_and_fps(test::read_file(ours)) == without_version_and_fps(test::read_file(theirs)));
+        BOOST_TEST(test::without_version_and_fps(test::read_file(ours)) == test::without_version_and_fps(test::read_file(theirs)));
       }
 }
 
@@ -181,13 +174,6 @@ BOOST_AUTO_TEST_CASE(a_vmaf_command_line_for_a_pair_gives_the_vmaf_tools_documen
   const std::string ref = (dir / "ref.yuv").string(), dist = (dir / "dist.yuv").string();
   BOOST_REQUIRE(run_cli({"vectors", "make", "pan720_10b", "-O", ref}).rc == 0);
   BOOST_REQUIRE(run_cli({"vectors", "make", "pan720_10b~dct24", "-O", dist}).rc == 0);
-  const auto without_version_and_fps = [](const std::string& text) {
-    std::istringstream in(text);
-    std::string out, line;
-    while (std::getline(in, line))
-      if (!contains(line, "version") && !contains(line, "fps")) out += line + "\n";
-    return out;
-  };
   for (const std::string format : {"json", "xml", "csv", "sub"})
     BOOST_TEST_CONTEXT(format) {
       const std::string theirs = (dir / ("vmaf." + format)).string(), ours = (dir / ("twinproof." + format)).string();
@@ -202,7 +188,7 @@ BOOST_AUTO_TEST_CASE(a_vmaf_command_line_for_a_pair_gives_the_vmaf_tools_documen
       args.insert(args.end(), {"--vmaf-names", "--precision", "vmaf"});
       const auto t = run_cli(args);
       BOOST_TEST_REQUIRE(t.rc == 0, t.err);
-      BOOST_TEST(without_version_and_fps(test::read_file(ours)) == without_version_and_fps(test::read_file(theirs)));
+      BOOST_TEST(test::without_version_and_fps(test::read_file(ours)) == test::without_version_and_fps(test::read_file(theirs)));
     }
 }
 

@@ -10,7 +10,6 @@
 #include "extractors/registry.hpp"
 #include "harness/errors.hpp"
 #include "harness/scores.hpp"
-#include "harness/sha256.hpp"
 #include "harness/twin_check.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
@@ -18,13 +17,6 @@
 using namespace twinproof;
 
 namespace {
-
-std::string stream_sha(FrameSource& src) {
-  Sha256 h;
-  Frame f;
-  while (src.next(f)) h.update(f.bytes(), f.size());
-  return h.hex_digest();
-}
 
 // A clip held in memory, as a FrameSource.
 class HeldClip final : public FrameSource {
@@ -67,7 +59,7 @@ BOOST_AUTO_TEST_CASE(every_distortion_recipe_makes_its_pinned_bytes) {
     const VectorSpec& v = m.reference_of(pair);
     ClipPair clips = open_pair(pair, v.fmt.bitdepth, v.fmt.chroma, m);
     BOOST_REQUIRE(clips.distorted);
-    BOOST_TEST(stream_sha(*clips.distorted) == sha, pair);
+    BOOST_TEST(test::stream_sha256(*clips.distorted) == sha, pair);
     BOOST_TEST(!name.distortion.empty());
   }
 }

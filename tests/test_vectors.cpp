@@ -10,14 +10,7 @@
 
 using namespace twinproof;
 
-namespace {
-std::string stream_hash(FrameSource& src) {
-  Sha256 h;
-  Frame f;
-  while (src.next(f)) h.update(f.bytes(), f.size());
-  return h.hex_digest();
-}
-}  // namespace
+using test::stream_sha256;
 
 BOOST_AUTO_TEST_SUITE(generator)
 
@@ -39,7 +32,7 @@ BOOST_AUTO_TEST_CASE(spec_check_values) {
   for (const char* id : ids) {
     const VectorSpec& v = Manifest::project().get(id);
     auto gen = generate(v);
-    BOOST_TEST_CONTEXT(id) { BOOST_TEST(stream_hash(*gen) == v.sha256); }
+    BOOST_TEST_CONTEXT(id) { BOOST_TEST(stream_sha256(*gen) == v.sha256); }
   }
 }
 
@@ -47,7 +40,7 @@ BOOST_AUTO_TEST_CASE(generated_oracle_vectors_hash_to_their_pins) {
   for (const VectorSpec& v : Manifest::project().vectors()) {
     if (v.decoded || v.recipe == "variant" || v.fmt.width * v.fmt.height > 1000000) continue;  // others: below, goldens
     auto gen = generate(v);
-    BOOST_TEST_CONTEXT(v.id) { BOOST_TEST(stream_hash(*gen) == v.sha256); }
+    BOOST_TEST_CONTEXT(v.id) { BOOST_TEST(stream_sha256(*gen) == v.sha256); }
   }
 }
 

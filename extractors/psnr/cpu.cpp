@@ -38,12 +38,7 @@ std::optional<Probe> CpuSseEngine::inspect(std::string_view stage) const {
   if (!ctx_.capture_stages || !have_frame_) return std::nullopt;
   if (stage == "plane_sse") return plane_sse_probe(sse_, planes_);
   if (stage != "row_sums") return std::nullopt;
-  constexpr const char* kNames[3] = {"Y", "U", "V"};
-  Probe p{std::string(stage), {}};
-  for (int k = 0; k < planes_; ++k)
-    p.arrays.push_back(ProbeArray{kNames[k], 1, static_cast<int>(rows_[k].size()), false,
-                                  std::vector<double>(rows_[k].begin(), rows_[k].end())});
-  return p;
+  return row_sums_probe({rows_[0], rows_[1], rows_[2]}, planes_);
 }
 
 }  // namespace twinproof::psnr

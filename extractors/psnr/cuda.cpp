@@ -3,6 +3,9 @@
 // error, and the rows come back to the host, which adds them in order (integer sums: the same
 // bits in any order). The shared frame loop turns the sums into scores. One frame at a time: the
 // plain design, exact first; overlap of uploads and kernels is left to a later change.
+#include <algorithm>
+#include <array>
+#include <span>
 #include <vector>
 
 #include "extractors/cuda/runtime.hpp"
@@ -35,7 +38,7 @@ class CudaSseEngine final : public SseEngine {
     ref_.resize(samples * fmt.bytes_per_sample());
     dist_.resize(samples * fmt.bytes_per_sample());
     rows_dev_.resize(rows);
-    rows_host_ = cuda::PinnedBuffer<unsigned long long>(cuda::HostUse::kCopies);
+    rows_host_ = cuda::PinnedBuffer<std::uint64_t>(cuda::HostUse::kCopies);
     rows_host_.resize(rows);
     queue_.clear();
     device_ms_ = 0;
@@ -71,8 +74,9 @@ class CudaSseEngine final : public SseEngine {
     sse_ = {};
     for (int k = 0; k < planes_; ++k) {
       const PlaneSize ps = read_plane(fmt_, k);
-      if (ps.w == 0) continue;  // an empty plane: its rows were never written
-      for (int y = 0; y < ps.h; ++y) sse_[k] += rows_host_.get()[row_offset_[k] + y];
+      std::uint64_t* rows = rows_host_.get() + row_offset_[k];
+      if (ps.w == 0) std::fill(rows, rows + ps.h, std::uint64_t{0});  // rows of no sample: no kernel wrote them
+      for (int y = 0; y < ps.h; ++y) sse_[k] += rows[y];
     }
     have_frame_ = true;
     queue_.push(sse_);
@@ -85,16 +89,11 @@ class CudaSseEngine final : public SseEngine {
     if (!ctx_.capture_stages || !have_frame_) return std::nullopt;
     if (stage == "plane_sse") return plane_sse_probe(sse_, planes_);
     if (stage != "row_sums") return std::nullopt;
-    constexpr const char* kNames[3] = {"Y", "U", "V"};
-    Probe p{std::string(stage), {}};
-    for (int k = 0; k < planes_; ++k) {
-      const PlaneSize ps = read_plane(fmt_, k);
-      std::vector<double> rows(static_cast<std::size_t>(ps.w == 0 ? 0 : ps.h));
-      for (std::size_t y = 0; y < rows.size(); ++y) rows[y] = static_cast<double>(rows_host_.get()[row_offset_[k] + y]);
-      if (ps.w == 0) rows.assign(static_cast<std::size_t>(ps.h), 0.0);
-      p.arrays.push_back(ProbeArray{kNames[k], 1, ps.h, false, std::move(rows)});
-    }
-    return p;
+    std::array<std::span<const std::uint64_t>, 3> rows;
+    for (int k = 0; k < planes_; ++k)
+      rows[k] = {rows_host_.get() + row_offset_[k],
+                 static_cast<std::size_t>(read_plane(fmt_, k).h)};
+    return row_sums_probe(rows, planes_);
   }
 
  private:
@@ -106,7 +105,7 @@ class CudaSseEngine final : public SseEngine {
   std::size_t offset_[3] = {0, 0, 0}, row_offset_[3] = {0, 0, 0};
   cuda::DeviceBuffer<std::uint8_t> ref_, dist_;
   cuda::DeviceBuffer<unsigned long long> rows_dev_;
-  cuda::PinnedBuffer<unsigned long long> rows_host_{cuda::HostUse::kCopies};
+  cuda::PinnedBuffer<std::uint64_t> rows_host_{cuda::HostUse::kCopies};  // the device's 64-bit rows, copied as bytes
   PlaneSse sse_{};
   bool have_frame_ = false;
   double device_ms_ = 0;

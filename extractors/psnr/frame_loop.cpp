@@ -17,6 +17,14 @@ Probe plane_sse_probe(const PlaneSse& sse, int planes) {
   return p;
 }
 
+Probe row_sums_probe(const std::array<std::span<const std::uint64_t>, 3>& rows, int planes) {
+  Probe p{"row_sums", {}};
+  for (int k = 0; k < planes; ++k)
+    p.arrays.push_back(ProbeArray{kPlaneNames[k], 1, static_cast<int>(rows[k].size()), false,
+                                  std::vector<double>(rows[k].begin(), rows[k].end())});
+  return p;
+}
+
 PsnrExtractor::PsnrExtractor(std::unique_ptr<SseEngine> engine, const ExtractorContext& ctx)
     : engine_(std::move(engine)), ctx_(ctx) {}
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,8 @@ class PsnrExtractor final : public Extractor {
 // The planes' SSE as a stage: per plane its 64 bits as two exact halves (high, low 32 bits), as a
 // double holds every 32-bit value.
 Probe plane_sse_probe(const PlaneSse& sse, int planes);
+// Every row's squared error as a stage, one column per plane (each below 2^53: exact as doubles).
+Probe row_sums_probe(const std::array<std::span<const std::uint64_t>, 3>& rows, int planes);
 
 template <class Engine>
 std::unique_ptr<Extractor> make_psnr(const ExtractorContext& ctx) {
