@@ -212,9 +212,11 @@ DistortionSpec parse_distortion(const json& j, const std::string& file, const st
     throw InputError(file, where + ".recipe", d.recipe, "no such distortion recipe (equal, invert, noise, blur, quantise, dct, shift)");
   d.params = j.value("params", json::object());
   if (!d.params.is_object()) throw InputError(file, where + ".params", json_excerpt(d.params), "must be an object");
-  for (const auto& [key, value] : d.params.items()) {
+  for (const auto& item : d.params.items()) {
+    const std::string key = item.key();
     const auto p = std::find_if(r->params.begin(), r->params.end(), [&](const Param& x) { return key == x.name; });
-    if (p == r->params.end()) throw InputError(file, where + ".params." + key, json_excerpt(value), fmt::format("recipe {} takes no such parameter", d.recipe));
+    if (p == r->params.end())
+      throw InputError(file, where + ".params." + key, json_excerpt(item.value()), fmt::format("recipe {} takes no such parameter", d.recipe));
   }
   for (const Param& p : r->params) {
     const auto it = d.params.find(p.name);
