@@ -56,8 +56,7 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
       if (timeout_s > 0 && since(t0) > timeout_s)
         throw TimeoutError(fmt::format("exceeded --cell-timeout {}s at frame {}", timeout_s, frame));
     };
-    o.table = clips.distorted ? run_extractor(*ex, *clips.reference, *clips.distorted, cell.options, run)
-                              : run_extractor(*ex, *clips.reference, cell.options, run);
+    o.table = run_extractor(*ex, clips, cell.options, run);
     o.judged_metrics = ex->judged_metrics();
     o.kind = Outcome::Kind::scores;
   } catch (const Interrupted&) {

@@ -112,8 +112,7 @@ namespace {
 // and chroma) through `ex`.
 ScoreTable run_golden_clips(Extractor& ex, const std::string& vector, const VectorSpec& reference, const OptionList& options) {
   ClipPair clips = open_pair(vector, reference.fmt.bitdepth, reference.fmt.chroma);
-  return clips.distorted ? run_extractor(ex, *clips.reference, *clips.distorted, options)
-                         : run_extractor(ex, *clips.reference, options);
+  return run_extractor(ex, clips, options);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {

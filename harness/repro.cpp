@@ -68,8 +68,7 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o,
   if (o.frames) run.range = *o.frames;
   run.first_label = t.first_label;
   run.lookahead = feature_or_throw(t.cell.feature, "feature").lookahead;
-  ScoreTable table = clips.distorted ? run_extractor(*ex, *clips.reference, *clips.distorted, t.cell.options, run)
-                                     : run_extractor(*ex, *clips.reference, t.cell.options, run);
+  ScoreTable table = run_extractor(*ex, clips, t.cell.options, run);
   if (judged != nullptr) *judged = ex->judged_metrics();
   return table;
 }

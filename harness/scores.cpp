@@ -179,6 +179,10 @@ ScoreTable run_extractor(Extractor& ex, FrameSource& reference, FrameSource& dis
   return run_pair(ex, reference, &distorted, options, run);
 }
 
+ScoreTable run_extractor(Extractor& ex, ClipPair& clips, const OptionList& options, const RunOptions& run) {
+  return run_pair(ex, *clips.reference, clips.distorted.get(), options, run);
+}
+
 std::string describe(const Mismatch& m) {
   const auto show = [](const std::optional<double>& v) {
     return v ? fmt::format("{:.17g} ({})", *v, hex(*v)) : std::string("(not emitted)");

@@ -74,6 +74,8 @@ ScoreTable run_extractor(Extractor& ex, FrameSource& src, const OptionList& opti
 // its own distorted clip.
 ScoreTable run_extractor(Extractor& ex, FrameSource& reference, FrameSource& distorted, const OptionList& options,
                          const RunOptions& run = {});
+// The same over a run's clips: the pair, or the reference alone when there is no distorted clip.
+ScoreTable run_extractor(Extractor& ex, ClipPair& clips, const OptionList& options, const RunOptions& run = {});
 
 // One value that differs between two tables.
 struct Mismatch {

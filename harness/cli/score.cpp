@@ -172,7 +172,7 @@ int run_score(const ScoreArgs& a) {
     ctx.threads = checked_threads(a.threads);
     auto ex = make_extractor(b, ctx);
     try {
-      r.table = clips.distorted ? run_extractor(*ex, *src, *clips.distorted, r.options, run) : run_extractor(*ex, *src, r.options, run);
+      r.table = run_extractor(*ex, clips, r.options, run);
     } catch (const ConfigError& e) {
       throw in_file(src->name(), e);
     }

@@ -77,6 +77,13 @@ struct FramePair {
   const Frame* distorted = nullptr;
 };
 
+class FrameSource;
+// The clips a run reads: the reference and, for a pair, the distorted clip (nullptr: the
+// reference is its own distorted clip).
+struct ClipPair {
+  std::unique_ptr<FrameSource> reference, distorted;
+};
+
 // Checks that every sample read of a 10- or 12-bit frame is below 2^bitdepth.
 void check_sample_range(const Frame& f, const std::string& file, unsigned frame_index);
 

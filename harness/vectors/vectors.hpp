@@ -111,10 +111,7 @@ PairName split_pair_name(const std::string& vector);
 
 // A cell's clips: the reference vector's variant at that depth and chroma and, for a pair, its
 // distorted clip made from a second reading of it (each verified against the reference's pin).
-// A single vector has no distorted clip (nullptr): it is its own.
-struct ClipPair {
-  std::unique_ptr<FrameSource> reference, distorted;
-};
+// A single vector has no distorted clip: it is its own.
 ClipPair open_pair(const std::string& vector, int bitdepth, Chroma chroma, const Manifest& m = Manifest::project());
 
 // SplitMix64 as vectors/RECIPES.md defines it.

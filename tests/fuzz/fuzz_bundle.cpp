@@ -22,9 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                     << sha256_file((dir / "frames.y4m").string()) << "  frames.y4m\n";
   fuzz::expect_refusal_or_success([&] {
     const ReproTarget t = load_bundle(dir);
-    auto src = t.open();
+    ClipPair clips = t.open();
     Frame f;
-    while (src->next(f)) {
+    while (clips.reference->next(f)) {
+    }
+    while (clips.distorted && clips.distorted->next(f)) {
     }
   });
   return 0;
