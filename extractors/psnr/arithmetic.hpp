@@ -21,6 +21,10 @@ inline PlaneSize read_plane(const Format& f, int plane) {
   return {f.width >> s.hs, f.height >> s.vs};
 }
 
+// How many planes are read and scored: luma alone without chroma, and always for 4:0:0 (libvmaf
+// turns chroma off there whatever enable_chroma says).
+inline int planes_scored(const Format& f, const PsnrOptions& o) { return o.enable_chroma && f.chroma != Chroma::c400 ? 3 : 1; }
+
 // The squared error of one row, summed in 64 bits (each term fits 32 bits unsigned: |e| <= 65535).
 template <class Sample>
 std::uint64_t row_sse(const Sample* ref, const Sample* dist, int w) {

@@ -11,7 +11,7 @@ namespace {
 // (nothing is written but a few sums).
 DeviceTraffic psnr_traffic(const Format& fmt, const OptionList& options) {
   const psnr::PsnrOptions o = psnr::parse_options(options);
-  const int planes = o.enable_chroma && fmt.chroma != Chroma::c400 ? 3 : 1;
+  const int planes = psnr::planes_scored(fmt, o);
   double samples = 0;
   for (int k = 0; k < planes; ++k) {
     const PlaneSize ps = psnr::read_plane(fmt, k);

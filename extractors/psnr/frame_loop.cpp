@@ -32,8 +32,7 @@ void PsnrExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
     throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth), fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
-  // libvmaf turns chroma off for 4:0:0 whatever enable_chroma says.
-  planes_ = opts_.enable_chroma && fmt.chroma != Chroma::c400 ? 3 : 1;
+  planes_ = planes_scored(fmt, opts_);
   params_ = score_params(fmt, opts_);
   fmt_ = fmt;
   frames_ = scored_ = 0;

@@ -156,9 +156,10 @@ class ExecTwin final : public Extractor {
     };
     input_ = dir_ / (std::string(s.takes_pair ? "reference" : "input") + ext);
     writer_ = writer(input_);
-    // A pair's distorted clip is a file of its own; a program handed one clip reads it as both.
+    // A pair's distorted clip is a file of its own only where the feature reads it; otherwise (the
+    // motion features) the program is handed the reference as both, and it is written once.
     distorted_ = input_;
-    if (s.takes_pair) {
+    if (s.takes_pair && feature_.reads_distorted) {
       distorted_ = dir_ / (std::string("distorted") + ext);
       distorted_writer_ = writer(distorted_);
     }
