@@ -125,10 +125,9 @@ GoldenResult check_case(const Backend& b, const GoldenCase& c, const ExtractorCo
   r.id = c.id;
   const auto t0 = std::chrono::steady_clock::now();
   const VectorSpec& v = Manifest::project().reference_of(c.vector);
-  if (!vector_present(v)) {
+  if (!clips_present(c.vector)) {
     r.status = GoldenStatus::absent;
-    r.detail = fmt::format("vector {} is not in the cache ({}); run `twinproof vectors fetch {}`", v.id,
-                           cached_vector_path(v).string(), v.id);
+    r.detail = fmt::format("{} is not in the cache; run `twinproof vectors fetch {}`", c.vector, c.vector);
     return r;
   }
   try {
@@ -155,12 +154,12 @@ GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const Extra
     // The whole clip, not init alone: a twin may refuse while extracting (samples out of range),
     // and an exec twin's program only runs, and refuses, once it has the frames.
     auto ex = make_extractor(b, ctx);
-    if (vector_present(v)) {
+    if (clips_present(g.vector)) {
       (void)run_golden_clips(*ex, g.vector, v, g.options);  // its init refuses as init alone would
     } else {
       ex->init(v.fmt, g.options);  // most refusals come here, clip or no clip
       r.status = GoldenStatus::absent;
-      r.detail = fmt::format("accepted at init; whether it refuses the frames needs vector {} (`twinproof vectors fetch {}`)", v.id, v.id);
+      r.detail = fmt::format("accepted at init; whether it refuses the frames needs {} (`twinproof vectors fetch {}`)", g.vector, g.vector);
       r.seconds = seconds_since(t0);
       return r;
     }

@@ -3,8 +3,11 @@
 // contract where libvmaf's own picture geometry decides the value.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
@@ -53,7 +56,8 @@ BOOST_AUTO_TEST_CASE(every_distortion_recipe_makes_its_pinned_bytes) {
   const std::vector<std::pair<std::string, std::string>> pins = {
 #include "tests/pair_pins.inc"
   };
-  BOOST_REQUIRE_EQUAL(pins.size(), 3 * m.distortions().size());
+  const auto made_here = std::count_if(m.distortions().begin(), m.distortions().end(), [](const DistortionSpec& d) { return !d.encoded(); });
+  BOOST_REQUIRE_EQUAL(pins.size(), 3 * static_cast<std::size_t>(made_here));  // encoded distortions are pinned in the manifest
   for (const auto& [pair, sha] : pins) {
     const PairName name = split_pair_name(pair);
     const VectorSpec& v = m.reference_of(pair);
@@ -98,6 +102,97 @@ BOOST_AUTO_TEST_CASE(distortion_entries_are_checked_field_by_field) {
   refuse({{"id", "n"}, {"recipe", "blur"}, {"params", {{"radius", 1}, {"sigma", 2}}}}, "takes no such parameter");
   refuse({{"id", "a~b"}, {"recipe", "equal"}}, "a distortion id is");
   refuse({{"id", "n"}, {"recipe", "equal"}, {"colour", 1}}, "unknown key");
+  // An encoded distortion pins its clip per reference; a recipe of ours has no pins.
+  const nlohmann::json pin = {{"sha256", std::string(64, 'a')}, {"made_by", "ffmpeg version x; x264 - core 1"}};
+  refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}}, "distortions[0].pins");
+  refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", nlohmann::json::object()}}, "pins its distorted clip per reference");
+  refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 52}}}, {"pins", {{"v", pin}}}}, "must be an integer in [0, 51]");
+  refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", {{"v", {{"sha256", "ABC"}, {"made_by", "x"}}}}}},
+         "distortions[0].pins.v.sha256");
+  refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", {{"v", {{"sha256", std::string(64, 'a')}}}}}},
+         "distortions[0].pins.v");
+  refuse({{"id", "n"}, {"recipe", "noise"}, {"params", {{"seed", 1}, {"amplitude", 2}}}, {"pins", {{"v", pin}}}}, "only an encoded distortion is pinned");
+  const DistortionSpec d = parse_distortion({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", {{"v", pin}}}}, "m.json", "d");
+  BOOST_TEST(d.encoded());
+  BOOST_TEST(d.pins.at("v").made_by == "ffmpeg version x; x264 - core 1");
+  BOOST_CHECK_EXCEPTION(distort(nullptr, d), InputError, [](const InputError& e) { return test::contains(e.what(), "read from the cache"); });
+}
+
+namespace {
+// TWINPROOF_CACHE pointed at a fresh folder for one test, then restored.
+class ScopedCache {
+ public:
+  ScopedCache() {
+    if (const char* old = std::getenv("TWINPROOF_CACHE")) old_ = old;
+    ::setenv("TWINPROOF_CACHE", dir_.path().c_str(), 1);
+  }
+  ~ScopedCache() {
+    if (old_) ::setenv("TWINPROOF_CACHE", old_->c_str(), 1);
+    else ::unsetenv("TWINPROOF_CACHE");
+  }
+
+ private:
+  test::TempDir dir_;
+  std::optional<std::string> old_;
+};
+
+// Debian's ffmpeg on PATH (scripts/setup.sh installs it): what encodes real codec pairs.
+boost::test_tools::assertion_result ffmpeg_present(boost::unit_test::test_unit_id) {
+  const test::CliResult r = test::run_program("ffmpeg", {"-hide_banner", "-version"});
+  boost::test_tools::assertion_result ok(r.rc == 0);
+  ok.message() << "ffmpeg is not on PATH (scripts/setup.sh installs Debian's): real codec pairs cannot be encoded";
+  return ok;
+}
+
+// The project's vector odd175_420 (175x99 4:2:0, odd both ways) with an x264 distortion pinned
+// to `sha` for it.
+Manifest codec_manifest(const std::string& sha) {
+  const Manifest& project = Manifest::project();
+  nlohmann::json doc = nlohmann::json::parse(std::ifstream(project.file()));
+  nlohmann::json vectors = nlohmann::json::array();
+  for (const auto& v : doc["vectors"])
+    if (v["id"] == "odd175_420") vectors.push_back(v);
+  doc["vectors"] = vectors;
+  doc["distortions"] = nlohmann::json::array({{{"id", "h264q30"},
+                                               {"recipe", "x264"},
+                                               {"params", {{"crf", 30}}},
+                                               {"pins", {{"odd175_420", {{"sha256", sha}, {"made_by", "the test's pin"}}}}}}});
+  return Manifest::from_json(doc, "codec-manifest.json");
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_real_codec_pair_is_encoded_once_pinned_and_read_from_the_cache, *boost::unit_test::precondition(ffmpeg_present)) {
+  // Debian 12's ffmpeg and libx264 (x264 core 164 r3095) made this pin; another libx264 may make
+  // other bytes, and the fetch must then say which tools made the pin and which it found.
+  const std::string pin = "13cb107a25b7314e46a6097d6a08631527a534ea14e1a6443be6cd8aa526edad";
+  ScopedCache cache;
+  const Manifest good = codec_manifest(pin), bad = codec_manifest(std::string(64, 'b'));
+  const VectorSpec& v = good.get("odd175_420");
+  const DistortionSpec& d = good.distortion("h264q30");
+  BOOST_CHECK_EXCEPTION(open_pair("odd175_420~h264q30", 8, Chroma::c420, good), InputError,
+                        [](const InputError& e) { return test::contains(e.what(), "twinproof vectors fetch odd175_420~h264q30"); });
+  BOOST_TEST(!clips_present("odd175_420~h264q30", good));
+  BOOST_CHECK_EXCEPTION(encode_pair(bad.get("odd175_420"), bad.distortion("h264q30"), false, bad), InputError, [](const InputError& e) {
+    return test::contains(e.what(), "the pin was made by the test's pin; here: ffmpeg version") && test::contains(e.what(), "x264 - core ");
+  });
+  BOOST_TEST(!std::filesystem::exists(cached_pair_path("odd175_420", d)));  // nothing drifted is left behind
+  BOOST_TEST(test::contains(encode_pair(v, d, false, good), "sha256 ok"));
+  BOOST_TEST(clips_present("odd175_420~h264q30", good));
+  BOOST_TEST(test::contains(encode_pair(v, d, false, good), "cached, sha256 ok"));
+  ClipPair clips = open_pair("odd175_420~h264q30", 8, Chroma::c420, good);
+  BOOST_TEST(test::stream_sha256(*clips.distorted) == pin);
+  // psnr of the pair: a lossy codec's on pan's noise texture (23.4 to 24.4 dB here), far below the
+  // 8-bit ceiling of 60 dB that an equal pair gives.
+  ClipPair scored = open_pair("odd175_420~h264q30", 8, Chroma::c420, good);
+  auto ex = make_extractor(*find_backend("psnr", "cpu"), ExtractorContext{});
+  const ScoreTable t = run_extractor(*ex, scored, {});
+  for (unsigned f = 0; f < 5; ++f) {
+    BOOST_TEST(*t.get("psnr_y", f) > 20.0);
+    BOOST_TEST(*t.get("psnr_y", f) < 30.0);
+  }
+  // At another depth and chroma format, both clips go through the same libyuv conversion.
+  BOOST_CHECK_EXCEPTION(open_pair("odd175_420~h264q30", 10, Chroma::c444, good), InputError,
+                        [](const InputError& e) { return test::contains(e.what(), "odd175_420@10b-444"); });
 }
 
 BOOST_AUTO_TEST_CASE(clips_of_unequal_frame_counts_or_formats_are_refused_naming_both) {

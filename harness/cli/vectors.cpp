@@ -1,6 +1,7 @@
 // twinproof vectors list | make | fetch | verify
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -27,12 +28,28 @@ std::vector<const VectorSpec*> select(const std::vector<std::string>& ids, bool 
   return out;
 }
 
+// Every encoded pair the manifest pins ("bbb640_t240~x264crf23"), in manifest order.
+std::vector<std::string> encoded_pairs() {
+  std::vector<std::string> out;
+  for (const DistortionSpec& d : Manifest::project().distortions())
+    for (const auto& [reference, pin] : d.pins) out.push_back(reference + "~" + d.id);
+  return out;
+}
+
 int list() {
+  const Manifest& m = Manifest::project();
   std::vector<std::vector<std::string>> rows = {{"id", "recipe", "format", "frames", "source"}};
-  for (const VectorSpec& v : Manifest::project().vectors()) {
+  for (const VectorSpec& v : m.vectors()) {
     std::string where = "generated";
     if (v.decoded) where = vector_present(v) ? "cached: " + cached_vector_path(v).string() : "not fetched (twinproof vectors fetch " + v.id + ")";
     rows.push_back({v.id, v.recipe, describe(v.fmt), std::to_string(v.frames), where});
+  }
+  for (const std::string& id : encoded_pairs()) {
+    const PairName name = split_pair_name(id);
+    const VectorSpec& v = m.get(name.reference);
+    const DistortionSpec& d = m.distortion(name.distortion);
+    rows.push_back({id, d.recipe + " " + d.params.dump(), describe(v.fmt), std::to_string(v.frames),
+                    clips_present(id) ? "cached: " + cached_pair_path(name.reference, d).string() : "not fetched (twinproof vectors fetch " + id + ")"});
   }
   print_columns(rows, {3});
   return kExitPass;
@@ -64,37 +81,89 @@ int make(const std::string& id, std::string out, bool y4m) {
     std::filesystem::rename(target, out, ec);
     if (ec) throw InputError(out, "--output", out, "cannot move the finished file into place: " + ec.message());
   }
-  if (out != "-")
-    fmt::print(stderr, "{}: {} frames of {} written to {} ({} sha256 {} verified)\n", id, v.frames, describe(v.fmt), out,
-               id == v.id ? "its" : "the reference's", v.sha256);
+  if (out != "-") {
+    const PairName name = split_pair_name(id);
+    const DistortionSpec* d = name.distortion.empty() ? nullptr : &Manifest::project().distortion(name.distortion);
+    const std::string verified = d == nullptr  ? fmt::format("its sha256 {} verified", v.sha256)
+                                 : d->encoded() ? fmt::format("its pinned sha256 {} verified", d->pins.at(v.id).sha256)
+                                                : fmt::format("made from the reference, whose sha256 {} was verified", v.sha256);
+    fmt::print(stderr, "{}: {} frames of {} written to {} ({})\n", id, v.frames, describe(v.fmt), out, verified);
+  }
   return kExitPass;
 }
 
+// The decoded vectors first, then the encoded pairs made from them. A pair's id fetches its
+// reference too; no id fetches every decoded vector and every encoded pair.
 int fetch(const std::vector<std::string>& ids, bool force) {
-  for (const VectorSpec* v : select(ids, true)) fmt::print("{}\n", fetch_vector(*v, force));
+  const Manifest& m = Manifest::project();
+  std::vector<std::string> vectors, pairs;
+  for (const std::string& id : ids) {
+    const PairName name = split_pair_name(id);
+    if (name.distortion.empty()) {
+      vectors.push_back(id);
+    } else if (m.distortion(name.distortion).encoded()) {
+      vectors.push_back(name.reference);
+      pairs.push_back(id);
+    } else {
+      vectors.push_back(name.reference);
+      fmt::print("{}: made from its reference by its recipe as it is read, nothing to fetch for the distortion\n", id);
+    }
+  }
+  if (ids.empty()) pairs = encoded_pairs();
+  std::vector<std::string> once;  // each reference once, in order
+  for (const std::string& id : vectors)
+    if (std::find(once.begin(), once.end(), id) == once.end()) once.push_back(id);
+  for (const VectorSpec* v : select(once, true)) fmt::print("{}\n", fetch_vector(*v, force));
+  for (const std::string& id : pairs) {
+    const PairName name = split_pair_name(id);
+    fmt::print("{}\n", encode_pair(m.get(name.reference), m.distortion(name.distortion), force));
+  }
   return kExitPass;
 }
 
+// Reads each vector (and each encoded pair's distorted clip) through and checks it against its
+// pin. No id: every vector and every encoded pair.
 int verify(const std::vector<std::string>& ids) {
-  int bad = 0;
-  for (const VectorSpec* v : select(ids, false)) {
-    if (!vector_present(*v)) {
-      fmt::print("MISSING {}: not in the cache; run `twinproof vectors fetch {}`\n", v->id, v->id);
+  const Manifest& m = Manifest::project();
+  std::vector<std::string> vectors, pairs;
+  for (const std::string& id : ids) (split_pair_name(id).distortion.empty() ? vectors : pairs).push_back(id);
+  if (ids.empty()) pairs = encoded_pairs();
+  int bad = 0, good = 0;
+  // One clip read through; its pin is checked by the stream itself at the end.
+  const auto check = [&](const std::string& id, bool present, const std::function<std::unique_ptr<FrameSource>()>& open,
+                         unsigned frames, const std::string& sha) {
+    if (!present) {
+      fmt::print("MISSING {}: not in the cache; run `twinproof vectors fetch {}`\n", id, id);
       ++bad;
-      continue;
+      return;
     }
     try {
-      auto src = open_vector(*v);
+      auto src = open();
       Frame f;
       while (src->next(f)) {
       }
-      fmt::print("OK      {}: {} frames, sha256 {}\n", v->id, v->frames, v->sha256);
+      fmt::print("OK      {}: {} frames, sha256 {}\n", id, frames, sha);
+      ++good;
     } catch (const InputError& e) {
       fmt::print("DRIFTED {}\n", e.what());
       ++bad;
     }
+  };
+  if (!(vectors.empty() && !ids.empty()))
+    for (const VectorSpec* v : select(vectors, false))
+      check(v->id, vector_present(*v), [&] { return open_vector(*v); }, v->frames, v->sha256);
+  for (const std::string& id : pairs) {
+    const VectorSpec& v = m.reference_of(id);
+    const DistortionSpec& d = m.distortion(split_pair_name(id).distortion);
+    if (!d.encoded())
+      throw UsageError("ids", id, fmt::format("{} is made from its reference as it is read: verify its reference {}", id, v.id));
+    const auto pin = d.pins.find(v.id);
+    if (pin == d.pins.end())
+      throw UsageError("ids", id, fmt::format("encoded distortion {} is not pinned for {}", d.id, v.id));
+    check(id, clips_present(id), [&] { return std::move(open_pair(id, v.fmt.bitdepth, v.fmt.chroma).distorted); }, v.frames,
+          pin->second.sha256);
   }
-  fmt::print("{} passed, {} failed\n", select(ids, false).size() - bad, bad);
+  fmt::print("{} passed, {} failed\n", good, bad);
   return bad == 0 ? kExitPass : kExitError;
 }
 

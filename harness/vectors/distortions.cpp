@@ -2,6 +2,7 @@
 // frame by frame, in integer arithmetic only, so that every machine makes the same bytes.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <vector>
 
@@ -54,6 +55,7 @@ const std::vector<Recipe>& recipes() {
       {"quantise", {{"step", 2, 128}}},
       {"dct", {{"step", 1, 4096}}},
       {"shift", {{"dx", 0, 64}, {"dy", 0, 64}}},
+      {"x264", {{"crf", 0, 51}}},
   };
   return r;
 }
@@ -193,8 +195,8 @@ class DistortedSource final : public FrameSource {
 DistortionSpec parse_distortion(const json& j, const std::string& file, const std::string& where) {
   if (!j.is_object()) throw InputError(file, where, json_excerpt(j), "a distortion is an object {id, recipe, params}");
   for (const auto& [key, value] : j.items())
-    if (key != "id" && key != "recipe" && key != "params" && key != "purpose")
-      throw InputError(file, where + "." + key, json_excerpt(value), "unknown key (a distortion has id, recipe, params, purpose)");
+    if (key != "id" && key != "recipe" && key != "params" && key != "purpose" && key != "pins")
+      throw InputError(file, where + "." + key, json_excerpt(value), "unknown key (a distortion has id, recipe, params, purpose, pins)");
   const auto text = [&](const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || !it->is_string()) throw InputError(file, where + "." + key, it == j.end() ? "(missing)" : json_excerpt(*it), "must be a string");
@@ -209,7 +211,7 @@ DistortionSpec parse_distortion(const json& j, const std::string& file, const st
   const auto& all = recipes();
   const auto r = std::find_if(all.begin(), all.end(), [&](const Recipe& x) { return d.recipe == x.name; });
   if (r == all.end())
-    throw InputError(file, where + ".recipe", d.recipe, "no such distortion recipe (equal, invert, noise, blur, quantise, dct, shift)");
+    throw InputError(file, where + ".recipe", d.recipe, "no such distortion recipe (equal, invert, noise, blur, quantise, dct, shift, x264)");
   d.params = j.value("params", json::object());
   if (!d.params.is_object()) throw InputError(file, where + ".params", json_excerpt(d.params), "must be an object");
   for (const auto& item : d.params.items()) {
@@ -225,10 +227,31 @@ DistortionSpec parse_distortion(const json& j, const std::string& file, const st
     if (!it->is_number_integer() || it->get<std::int64_t>() < p.min || it->get<std::int64_t>() > p.max)
       throw InputError(file, at, json_excerpt(*it), fmt::format("must be an integer in [{}, {}]", p.min, p.max));
   }
+  const auto pins = j.find("pins");
+  if (!d.encoded()) {
+    if (pins != j.end())
+      throw InputError(file, where + ".pins", json_excerpt(*pins), fmt::format("recipe {} makes its bytes itself: only an encoded distortion is pinned", d.recipe));
+    return d;
+  }
+  if (pins == j.end() || !pins->is_object() || pins->empty())
+    throw InputError(file, where + ".pins", pins == j.end() ? "(missing)" : json_excerpt(*pins),
+                     "an encoded distortion pins its distorted clip per reference: {\"VECTOR\": {\"sha256\": ..., \"made_by\": ...}}");
+  for (const auto& [reference, pin] : pins->items()) {
+    const std::string at = where + ".pins." + reference;
+    if (!pin.is_object() || !pin.contains("sha256") || !pin.contains("made_by") || pin.size() != 2 || !pin["sha256"].is_string() ||
+        !pin["made_by"].is_string())
+      throw InputError(file, at, json_excerpt(pin), "a pin is {\"sha256\": \"64 hex digits\", \"made_by\": \"the tools' versions\"}");
+    const std::string sha = pin["sha256"].get<std::string>();
+    if (sha.size() != 64 || !std::all_of(sha.begin(), sha.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) && !std::isupper(static_cast<unsigned char>(ch)); }))
+      throw InputError(file, at + ".sha256", sha, "must be 64 lowercase hex digits");
+    d.pins[reference] = {sha, pin["made_by"].get<std::string>()};
+  }
   return d;
 }
 
 std::unique_ptr<FrameSource> distort(std::unique_ptr<FrameSource> reference, const DistortionSpec& d) {
+  if (d.encoded())
+    throw InputError(d.id, "recipe", d.recipe, "an encoded distortion is read from the cache (its pair's clips), not made frame by frame");
   return std::make_unique<DistortedSource>(std::move(reference), d);
 }
 
@@ -243,7 +266,30 @@ ClipPair open_pair(const std::string& vector, int bitdepth, Chroma chroma, const
   const VectorSpec& reference = m.variant(name.reference, bitdepth, chroma);
   ClipPair pair;
   pair.reference = open_vector(reference, m);
-  if (!name.distortion.empty()) pair.distorted = distort(open_vector(reference, m), m.distortion(name.distortion));
+  if (name.distortion.empty()) return pair;
+  const DistortionSpec& d = m.distortion(name.distortion);
+  if (!d.encoded()) {
+    pair.distorted = distort(open_vector(reference, m), d);
+    return pair;
+  }
+  const VectorSpec& base = m.get(name.reference);
+  const auto pin = d.pins.find(base.id);
+  if (pin == d.pins.end())
+    throw InputError(m.file().string(), fmt::format("distortions.{}.pins", d.id), base.id,
+                     fmt::format("encoded distortion {} is pinned for other references only; pair it with one of those", d.id));
+  const std::filesystem::path path = cached_pair_path(base.id, d);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(vector, "cache", path.string(), fmt::format("the encoded clip is not in the cache; run `twinproof vectors fetch {}~{}`", base.id, d.id));
+  std::unique_ptr<FrameSource> distorted =
+      verify_stream(open_yuv(path.string(), base.fmt), base.id + "~" + d.id, pin->second.sha256, base.frames);
+  if (reference.id == base.id) {
+    pair.distorted = std::move(distorted);
+  } else {
+    VectorSpec target = reference;  // the reference's depth and chroma, under the pair's name
+    target.id = fmt::format("{}~{}", reference.id, d.id);
+    pair.distorted = convert_variant(std::move(distorted), target);
+  }
   return pair;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,8 +40,17 @@ struct VectorSpec {
 // goes (matrices, cell ids, goldens).
 struct DistortionSpec {
   std::string id;
-  std::string recipe;     // equal invert noise blur quantise dct shift
+  std::string recipe;     // equal invert noise blur quantise dct shift x264
   nlohmann::json params;  // integers, checked against the recipe's ranges
+  // An encoded distortion (recipe x264): a real codec's output, which no recipe of ours can make
+  // again bit for bit, so the distorted clip is pinned per reference it is made from, with the
+  // tools that made the pin. Other recipes have no pins: their bytes are this code's.
+  struct EncodedPin {
+    std::string sha256;   // of the decoded distorted stream
+    std::string made_by;  // "ffmpeg version ...; x264 - core ..."
+  };
+  std::map<std::string, EncodedPin> pins;  // by reference vector id
+  bool encoded() const { return recipe == "x264"; }
 };
 
 class Manifest {
@@ -103,6 +113,17 @@ DistortionSpec parse_distortion(const nlohmann::json& j, const std::string& file
 // The distorted clip: each frame of `reference` distorted by the recipe as it is read.
 std::unique_ptr<FrameSource> distort(std::unique_ptr<FrameSource> reference, const DistortionSpec& d);
 
+// An encoded pair's distorted clip (at its reference's own format) in the cache.
+std::filesystem::path cached_pair_path(const std::string& reference, const DistortionSpec& d);
+// Whether a vector or a pair can be opened without fetching: its reference and, for an encoded
+// pair, its distorted clip are in the cache.
+bool clips_present(const std::string& vector_or_pair, const Manifest& m = Manifest::project());
+// Encodes and decodes an encoded pair's distorted clip into the cache (Debian's ffmpeg and
+// libx264, as vectors/RECIPES.md says), checking it against the pin; the reference must be
+// present. Returns a one-line status; InputError when a step fails or the bytes differ from the
+// pin (naming the tools that made the pin and those found here).
+std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bool force, const Manifest& m = Manifest::project());
+
 // "pan576~noise4" -> {"pan576", "noise4"}; "pan576" -> {"pan576", ""}.
 struct PairName {
   std::string reference, distortion;
@@ -111,7 +132,9 @@ PairName split_pair_name(const std::string& vector);
 
 // A cell's clips: the reference vector's variant at that depth and chroma and, for a pair, its
 // distorted clip made from a second reading of it (each verified against the reference's pin).
-// A single vector has no distorted clip: it is its own.
+// An encoded pair's distorted clip is read from the cache (verified against its pin) and
+// converted to the cell's depth and chroma as the reference is. A single vector has no distorted
+// clip: it is its own.
 ClipPair open_pair(const std::string& vector, int bitdepth, Chroma chroma, const Manifest& m = Manifest::project());
 
 // SplitMix64 as vectors/RECIPES.md defines it.
