@@ -43,9 +43,10 @@ struct CliResult {
   int rc = -1;
   std::string out, err;
 };
-// The project's calibration table with one exact float_motion row for each fixture twin in
+// The project's calibration table with one exact row of `feature` for each fixture twin in
 // `twins`, written to `file` (a test's own twin must have a row before the gate runs it).
-void write_table_with_exact_rows(const std::filesystem::path& file, const std::vector<std::string>& twins);
+void write_table_with_exact_rows(const std::filesystem::path& file, const std::vector<std::string>& twins,
+                                 const std::string& feature = "float_motion");
 
 // Runs the twinproof binary ($TWINPROOF_BIN, else the one built beside the tests).
 CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_file = {});

@@ -293,6 +293,54 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_an_exec_twins_program_alone_on_the_ra
   BOOST_TEST(contains(failed.out, "no such luck"));
 }
 
+BOOST_AUTO_TEST_CASE(bench_from_file_scores_a_pair_of_files_and_reads_both_for_the_bound) {
+  // psnr compares two clips: each `score` process is given the distorted file too, the read bound
+  // reads both, and an exec twin's program is handed both files. twinproof's own reference through
+  // the exec template makes the program here, so every twin is exact.
+  const TempDir dir;
+  const Format fmt{40, 24, 8, Chroma::c420};
+  const auto sample = [](unsigned t, int p, int x, int y) { return (t * 29 + p * 50 + x * 7 + y * 3) % 256; };
+  write_file(dir / "ref.yuv", raw_clip(fmt, 5, sample));
+  write_file(dir / "dist.yuv", raw_clip(fmt, 5, [&](unsigned t, int p, int x, int y) { return (sample(t, p, x, y) + x % 3) % 256; }));
+  write_file(dir / "short.yuv", raw_clip(fmt, 4, sample));
+  write_file(dir / "twins.json", R"({"schema": 1, "twins": [{"name": "raw-pair", "features": ["psnr"], "summary": "a raw-input pair twin",
+      "executable": {"self": true}, "command": ["{exe}", "score", "{reference}", "--distorted", "{distorted}", "--width", "{width}",
+      "--height", "{height}", "--pixfmt", "{chroma}", "--bitdepth", "{bitdepth}", "--feature", "{feature}", "--backend", "cpu",
+      "{options}", "--json", "--output", "{output}"], "options": ["--option", "{name}={value}"], "input": "yuv",
+      "output": {"format": "json", "from": "file"}, "metrics": "twinproof", "timeout_s": 60}]})");
+  test::write_table_with_exact_rows(dir / "table.json", {"raw-pair"}, "psnr");
+  const auto bench = [&](const std::string& distorted) {
+    return run_cli({"--twins", (dir / "twins.json").string(), "bench", "--from-file", (dir / "ref.yuv").string(), "--distorted",
+                    (dir / distorted).string(), "--sizes", "40x24", "--feature", "psnr", "--backends", "cpu-simd,raw-pair", "--reps",
+                    "2", "--readers", "1", "--calibration", (dir / "table.json").string(), "--json", (dir / "out.json").string()});
+  };
+  const auto ran = bench("dist.yuv");
+  BOOST_TEST_REQUIRE(ran.rc == 0, ran.out + ran.err);
+  BOOST_TEST(contains(ran.out, "against the distorted clip " + (dir / "dist.yuv").string()));
+  BOOST_TEST(contains(ran.out, "to read both files"));
+  const json j = json::parse(read_file(dir / "out.json"));
+  BOOST_TEST(j["setup"]["distorted"] == (dir / "dist.yuv").string());
+  const double clip_bytes = 5.0 * 40 * 24 * 3 / 2;
+  BOOST_TEST(j["sizes"][0]["read_bytes"].get<double>() == 2 * clip_bytes);  // both clips, every plane psnr reads
+  for (const json& b : j["sizes"][0]["backends"]) BOOST_TEST(contains(b["judged"].get<std::string>(), "exact"), b.dump());
+  BOOST_TEST(j["sizes"][0]["backends"][1]["timed"] == "its program alone, on the file itself");
+  // The pair's scores are not the equal pair's ceiling: the distorted file was read.
+  const auto scored = run_cli({"score", (dir / "ref.yuv").string(), "--distorted", (dir / "dist.yuv").string(), "--width", "40",
+                               "--height", "24", "--pixfmt", "420", "--bitdepth", "8", "--feature", "psnr", "--json", "--output",
+                               (dir / "s.json").string()});
+  BOOST_TEST_REQUIRE(scored.rc == 0, scored.out + scored.err);
+  BOOST_TEST(json::parse(read_file(dir / "s.json"))["pooled_metrics"]["psnr_y"]["mean"].get<double>() < 60.0);
+  // Clips of unequal length are refused before anything is timed, naming both files.
+  const auto unequal = bench("short.yuv");
+  BOOST_TEST(unequal.rc == 2, unequal.out + unequal.err);
+  BOOST_TEST(contains(unequal.err, (dir / "short.yuv").string() + ": frames '4'"));
+  BOOST_TEST(contains(unequal.err, (dir / "ref.yuv").string() + " holds more"));
+  // The in-memory bench makes its own pair.
+  const auto in_memory = run_cli({"bench", "--feature", "psnr", "--distorted", (dir / "dist.yuv").string()});
+  BOOST_TEST(in_memory.rc == 2, in_memory.out + in_memory.err);
+  BOOST_TEST(contains(in_memory.err, "--distorted names the second clip of --from-file"));
+}
+
 BOOST_AUTO_TEST_CASE(bench_from_file_refuses_what_it_cannot_judge) {
   const TempDir dir;
   const std::string raw = raw_clip({16, 8, 10, Chroma::c400}, 5,

@@ -68,7 +68,7 @@ FrameStore make_frames(const VectorSpec& spec, bool pinned, bool with_distorted)
   read_all(*generate(spec));
   const std::size_t n = frames.size();
   if (with_distorted) {
-    const DistortionSpec noise{"bench-noise4", "noise", {{"seed", 2027}, {"amplitude", 4}}};
+    const DistortionSpec noise{"bench-noise4", "noise", {{"seed", 2027}, {"amplitude", 4}}, {}};
     read_all(*distort(generate(spec), noise));
   }
   FrameStore store;
@@ -389,9 +389,14 @@ void add_bench(CLI::App& app, int& rc) {
   sub->add_option("--from-file", a->from_file,
                   "Time whole `twinproof score` processes on FILE (a .y4m, or raw: one --sizes WxH with --bitdepth and --chroma) "
                   "per backend, against the time to read FILE with the same readers (and to start the device)");
+  sub->add_option("--distorted", a->distorted,
+                  "--from-file: the distorted clip of a pair whose reference is FILE (the same format and frame count); "
+                  "without it a feature that compares two clips is given FILE as both");
   sub->add_option("--readers", a->readers, std::string("--from-file: ") + readers_help)->capture_default_str();
   sub->callback([a, sub, &rc] {
     a->sizes_given = sub->count("--sizes") > 0;
+    if (a->from_file.empty() && !a->distorted.empty())
+      throw UsageError("--distorted", a->distorted, "--distorted names the second clip of --from-file; the in-memory bench makes its own pair");
     rc = a->from_file.empty() ? run_bench(*a) : run_bench_from_file(*a);
   });
 }

@@ -33,6 +33,7 @@ struct BenchArgs {
   unsigned readers = 0;  // --from-file: threads reading ahead; 0: chosen from the hardware
   std::string compare;   // an earlier run's --json to compare with
   std::string from_file;  // time whole `score` processes on this file instead of frames in memory
+  std::string distorted;  // --from-file: the distorted clip of the pair (the file is its reference)
 };
 
 struct Size {

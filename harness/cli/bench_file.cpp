@@ -7,6 +7,8 @@
 // An exec twin whose program reads raw frames (libvmaf's `vmaf` tool) is given a raw file as it
 // is and timed alone: its program's whole process, nothing of twinproof's around it, which is how
 // `cpu-simd` is compared with libvmaf itself.
+// With --distorted, each process scores the pair (FILE the reference, the other its distorted
+// clip), and the read bound reads both, as `score` does.
 // Every backend's scores are judged against the reference's first, as in the in-memory bench.
 #include <unistd.h>
 
@@ -85,17 +87,46 @@ std::vector<std::string> geometry_flags(const InputArgs& in) {
           "--bitdepth", std::to_string(*in.bitdepth)};
 }
 
-// Reads every frame as `score` does (the same readers and ring, ordinary memory, the planes the
-// feature reads) and counts them.
-double read_all(const InputArgs& in, unsigned readers, int planes, unsigned& frames) {
+// The distorted clip's input: the reference's geometry flags, its own path. nullopt without one.
+std::optional<InputArgs> distorted_of(const BenchArgs& a, const InputArgs& clip) {
+  if (a.distorted.empty()) return std::nullopt;
+  InputArgs in = clip;
+  in.path = a.distorted;
+  return in;
+}
+
+// Reads every frame of the clip (and of the distorted clip, frame by frame beside it) as `score`
+// does: the same readers and ring per clip, ordinary memory, the planes the feature reads. Counts
+// the frames; clips of unequal length are refused as `score` refuses them.
+double read_all(const InputArgs& in, const std::optional<InputArgs>& distorted, unsigned readers, int planes, unsigned& frames) {
   const auto t0 = Clock::now();
   auto src = open_cli_input(in);
   const ReadPlan plan = plan_reading(frame_bytes(src->format(), src->name()), readers);
   ReadAhead ahead(*src, plan.depth, plan.readers);
   ahead.read_leading_planes(planes);
-  Frame f;
+  std::unique_ptr<FrameSource> dist_src;
+  std::optional<ReadAhead> dist_ahead;
+  if (distorted) {
+    dist_src = open_cli_input(*distorted);
+    if (!(dist_src->format() == src->format()))
+      throw InputError(distorted->path, "format", describe(dist_src->format()),
+                       fmt::format("the distorted clip is {}, the reference {} is {}: a pair's clips share one format",
+                                   describe(dist_src->format()), in.path, describe(src->format())));
+    dist_ahead.emplace(*dist_src, plan.depth, plan.readers);
+    dist_ahead->read_leading_planes(planes);
+  }
+  Frame f, g;
   frames = 0;
-  while (ahead.next(f)) ++frames;
+  for (;;) {
+    const bool have = ahead.next(f);
+    const bool have_dist = dist_ahead && dist_ahead->next(g);
+    if (dist_ahead && have != have_dist)
+      throw InputError(have ? distorted->path : in.path, "frames", std::to_string(frames),
+                       fmt::format("holds {} frames, and {} holds more: a pair's clips hold the same number of frames", frames,
+                                   have ? in.path : distorted->path));
+    if (!have) break;
+    ++frames;
+  }
   return ms_since(t0);
 }
 
@@ -137,10 +168,12 @@ struct Timings {
 
 class ScoreProcesses {
  public:
-  ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const fs::path& prefix, unsigned prefix_frames, unsigned frames,
-                 const Format& format, unsigned threads, const fs::path& work)
-      : a_(a), clip_(clip), prefix_(prefix), prefix_frames_(prefix_frames), frames_(frames), format_(format),
-        options_(parse_option_flags(a.options)), threads_(threads), work_(work),
+  // `prefix` (and `distorted_prefix`): the clips' first `prefix_frames` frames.
+  ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const std::optional<InputArgs>& distorted, const fs::path& prefix,
+                 const fs::path& distorted_prefix, unsigned prefix_frames, unsigned frames, const Format& format, unsigned threads,
+                 const fs::path& work)
+      : a_(a), clip_(clip), distorted_(distorted), prefix_(prefix), distorted_prefix_(distorted_prefix), prefix_frames_(prefix_frames),
+        frames_(frames), format_(format), options_(parse_option_flags(a.options)), threads_(threads), work_(work),
         self_(fs::canonical("/proc/self/exe")) {}
 
   // An exec twin whose program reads raw frames, given the raw clip (or its prefix) as it is and
@@ -148,7 +181,8 @@ class ScoreProcesses {
   std::optional<std::variant<double, std::string>> run_program(const Backend& b, bool prefix, ScoreTable& scores) const {
     if (!clip_.width) return std::nullopt;
     try {
-      const auto ms = run_exec_twin_on_file(b, format_, options_, prefix ? prefix_ : fs::path(clip_.path),
+      const fs::path distorted = !distorted_ ? fs::path() : prefix ? distorted_prefix_ : fs::path(distorted_->path);
+      const auto ms = run_exec_twin_on_file(b, format_, options_, prefix ? prefix_ : fs::path(clip_.path), distorted,
                                             prefix ? prefix_frames_ : frames_, scores);
       if (!ms) return std::nullopt;
       return *ms;
@@ -171,6 +205,10 @@ class ScoreProcesses {
       argv.emplace_back(b.rerun_args.substr(space + 1));
     }
     for (const std::string& s : {std::string("score"), in.path}) argv.push_back(s);
+    if (distorted_) {
+      argv.emplace_back("--distorted");
+      argv.push_back(prefix ? distorted_prefix_.string() : distorted_->path);
+    }
     for (std::string& g : geometry_flags(in)) argv.push_back(std::move(g));
     for (const std::string& s : {std::string("--feature"), a_.feature, std::string("--backend"), std::string(b.name),
                                  std::string("--readers"), std::to_string(resolve_readers(a_.readers, b, threads_)), std::string("--threads"),
@@ -200,7 +238,8 @@ class ScoreProcesses {
  private:
   const BenchArgs& a_;
   const InputArgs& clip_;
-  const fs::path prefix_;
+  const std::optional<InputArgs>& distorted_;
+  const fs::path prefix_, distorted_prefix_;
   const unsigned prefix_frames_, frames_;
   const Format format_;
   const OptionList options_;
@@ -231,6 +270,7 @@ int run_bench_from_file(const BenchArgs& a) {
   if (!a.compare.empty()) old_run = load_bench_run(a.compare);
   const unsigned threads = checked_threads(a.threads);
   const InputArgs clip = input_of(a);
+  const std::optional<InputArgs> distorted = distorted_of(a, clip);
   Format format;
   {
     auto src = open_cli_input(clip);
@@ -246,26 +286,29 @@ int run_bench_from_file(const BenchArgs& a) {
   // The read bound of each count of readers the backends use: the file read through by this
   // process, in the page cache after the first read.
   unsigned frames = 0;
-  read_all(clip, 1, planes, frames);
+  read_all(clip, distorted, 1, planes, frames);
   if (frames < 3) throw InputError(clip.path, "frames", std::to_string(frames), "bench --from-file needs at least 3 frames");
   std::map<unsigned, std::vector<double>> read_ms;  // by readers
   for (const Backend* b : chosen) read_ms.emplace(resolve_readers(a.readers, *b, threads), std::vector<double>{});
   for (unsigned r = 0; r < a.reps; ++r)
-    for (auto& [readers, reps] : read_ms) reps.push_back(read_all(clip, readers, planes, frames));
+    for (auto& [readers, reps] : read_ms) reps.push_back(read_all(clip, distorted, readers, planes, frames));
   const auto read_bound = [&](const Backend& b) { return median(read_ms.at(resolve_readers(a.readers, b, threads))); };
-  const double file_bytes = static_cast<double>(frame_bytes(format, clip.path)) * frames;
+  const double clips = distorted ? 2 : 1;
+  const double file_bytes = static_cast<double>(frame_bytes(format, clip.path)) * frames * clips;
   const double read_bytes = [&] {
     Frame shape;
     shape.reset(format);
     shape.read_leading_planes(planes);
-    return static_cast<double>(shape.read_size()) * frames;
+    return static_cast<double>(shape.read_size()) * frames * clips;
   }();
 
   WorkFolder work;
   constexpr unsigned kPrefixFrames = 2;
   const fs::path prefix = work.path() / (clip.width ? "prefix.yuv" : "prefix.y4m");
   write_prefix(clip, kPrefixFrames, prefix);
-  const ScoreProcesses processes(a, clip, prefix, kPrefixFrames, frames, format, threads, work.path());
+  const fs::path distorted_prefix = work.path() / (clip.width ? "prefix-distorted.yuv" : "prefix-distorted.y4m");
+  if (distorted) write_prefix(*distorted, kPrefixFrames, distorted_prefix);
+  const ScoreProcesses processes(a, clip, distorted, prefix, distorted_prefix, kPrefixFrames, frames, format, threads, work.path());
 
   // The reference's scores, from a process of its own, judge every backend's.
   const auto expected_run = processes.run(reference, false, work.path() / "reference.json");
@@ -327,17 +370,20 @@ int run_bench_from_file(const BenchArgs& a) {
     return s;
   }();
   const std::string readers_text = a.readers > 0 ? fmt::format("{} reader(s)", a.readers) : "each backend's readers";
-  fmt::print("{} from {}: {}, {} frames ({:.0f} MB){}; {} into {} memory, CPU backends on {}; median of {} whole "
+  const std::string pair_text = distorted ? fmt::format(" against the distorted clip {}", distorted->path)
+                                : feature.reads_distorted ? std::string(" (as both clips of each pair: no --distorted)")
+                                                          : std::string();
+  fmt::print("{} from {}{}: {}, {} frames ({:.0f} MB){}; {} into {} memory, CPU backends on {}; median of {} whole "
              "processes each (`twinproof score`, or an exec twin's program) after a warm-up, the backends in turn from a "
              "different one each round, the file in the page cache\n",
-             feature.name, clip.path, describe(format), frames, file_bytes / 1e6,
+             feature.name, clip.path, pair_text, describe(format), frames, file_bytes / 1e6,
              option_text.empty() ? std::string() : ", options" + option_text, readers_text, a.host_memory,
              threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", threads), a.reps);
   nlohmann::json read_bounds = nlohmann::json::array();
   for (const auto& [readers, reps] : read_ms) {
     const double bound = median(reps);
-    fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read the file with {} reader(s) in this process{}\n",
-               bound, bound / frames, read_bytes / (bound * 1e6), readers,
+    fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read {} with {} reader(s) in this process{}\n",
+               bound, bound / frames, read_bytes / (bound * 1e6), distorted ? "both files" : "the file", readers,
                read_bytes < file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", read_bytes / 1e6) : "");
     read_bounds.push_back({{"readers", readers}, {"read_ms", bound}, {"rep_read_ms", reps}});
   }
@@ -403,6 +449,7 @@ int run_bench_from_file(const BenchArgs& a) {
                                  {"setup",
                                   {{"feature", a.feature},
                                    {"file", clip.path},
+                                   {"distorted", distorted ? nlohmann::json(distorted->path) : nlohmann::json(nullptr)},
                                    {"format", describe(format)},
                                    {"bitdepth", format.bitdepth},
                                    {"chroma", std::string(to_string(format.chroma))},

@@ -95,11 +95,13 @@ class ExecTwin final : public Extractor {
     if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
 
-  // Before init, for a twin whose program reads raw frames: the program is to read `file` itself,
-  // a raw file holding exactly `frames` frames of the format init will be given, instead of a
-  // copy that extract would write (no extract).
-  void hand_over(const fs::path& file, unsigned frames) {
+  // Before init, for a twin whose program reads raw frames: the program is to read `file` itself
+  // (and `distorted` as a pair's distorted clip; empty: `file` is both), raw files holding
+  // exactly `frames` frames of the format init will be given, instead of copies that extract
+  // would write (no extract).
+  void hand_over(const fs::path& file, const fs::path& distorted, unsigned frames) {
     handed_over_ = fs::absolute(file);
+    handed_over_distorted_ = distorted.empty() ? handed_over_ : fs::absolute(distorted);
     frames_ = frames;
   }
 
@@ -147,7 +149,8 @@ class ExecTwin final : public Extractor {
     if (::mkdtemp(folder.data()) == nullptr) throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
     dir_ = folder;
     if (!handed_over_.empty()) {  // a raw file: run_exec_twin_on_file hands over only to twins reading raw frames
-      input_ = distorted_ = handed_over_;
+      input_ = handed_over_;
+      distorted_ = handed_over_distorted_;
       return;
     }
     const char* ext = s.input == ExecTwinSpec::Input::y4m ? ".y4m" : ".yuv";
@@ -385,6 +388,7 @@ class ExecTwin final : public Extractor {
 
   fs::path exe_, dir_, input_, distorted_;
   fs::path handed_over_;  // the file the program reads itself (hand_over), else empty
+  fs::path handed_over_distorted_;  // and the pair's distorted clip (handed_over_ when there is none)
   double program_ms_ = 0;
   std::unique_ptr<FrameWriter> writer_, distorted_writer_;
   Frame frame_;
@@ -414,11 +418,12 @@ std::map<const Backend*, std::shared_ptr<const ExecTwinSpec>>& registered_specs(
 }  // namespace
 
 std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
-                                                const fs::path& raw_file, unsigned frames, ScoreSink& sink) {
+                                                const fs::path& raw_file, const fs::path& raw_distorted, unsigned frames,
+                                                ScoreSink& sink) {
   const auto found = registered_specs().find(&b);
   if (found == registered_specs().end() || found->second->input != ExecTwinSpec::Input::yuv) return std::nullopt;
   ExecTwin twin(found->second, feature_or_throw(b.feature), ExtractorContext{});
-  twin.hand_over(raw_file, frames);
+  twin.hand_over(raw_file, raw_distorted, frames);
   twin.init(fmt, options);
   twin.flush(sink);
   return twin.program_ms();

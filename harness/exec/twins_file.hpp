@@ -66,13 +66,15 @@ Availability exec_twin_availability(const ExecTwinSpec& spec);
 std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> spec, std::string_view feature,
                                           const ExtractorContext& ctx);
 
-// Runs the registered exec twin backend `b` on `raw_file`, which holds exactly `frames` frames of
-// `fmt` and which its program reads as it is (no copy), its scores into `sink`; returns the wall
+// Runs the registered exec twin backend `b` on `raw_file` (with `raw_distorted` as the pair's
+// distorted clip; empty: `raw_file` is both), each holding exactly `frames` frames of `fmt`, which
+// its program reads as they are (no copy), its scores into `sink`; returns the wall
 // time in ms of the program's whole process (what bench reports). nullopt when `b` is not an exec
 // twin that reads raw frames; the twin's faults (refusal, exit status, timeout, missing metric)
 // are thrown as in any run.
 std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
-                                                const std::filesystem::path& raw_file, unsigned frames, ScoreSink& sink);
+                                                const std::filesystem::path& raw_file, const std::filesystem::path& raw_distorted,
+                                                unsigned frames, ScoreSink& sink);
 
 // Registers each twin of the files as a backend of each of its features (UsageError for a name
 // a feature already has). Safe to call once per process.
