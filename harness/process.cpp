@@ -104,6 +104,7 @@ ToolExit run_tool(const ToolRun& run) {
   child.wait(ec);
   const int native = child.native_exit_code();
   out.status = WIFEXITED(native) ? WEXITSTATUS(native) : 128 + (WIFSIGNALED(native) ? WTERMSIG(native) : 0);
+  out.signal = WIFSIGNALED(native) ? WTERMSIG(native) : 0;
   // A stop sent to the process group (timeout(1), a CI runner) reaches the child too, often before
   // this loop sees it: a child that failed while the run was stopping was stopped, not faulty.
   if (out.status != 0 && !out.interrupted_by && !out.timed_out) out.interrupted_by = interrupt_signal();

@@ -290,6 +290,17 @@ BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
   refused.kind = Outcome::Kind::refused;
   refused.message = "no";
   BOOST_TEST(judge_parity(parity, refused, exit3, table, "2026-12-03").status == CellStatus::pass);
+  // A crash is never a refusal, not even where the reference refuses: a program killed by a
+  // signal, or a shell reporting one as 128 + N (what a wrapper script of a crashed tool exits).
+  const Outcome segv = outcome("kill -SEGV $$");
+  BOOST_TEST((segv.kind == Outcome::Kind::error));
+  BOOST_TEST(contains(segv.message, "was killed by signal 11 ("), segv.message);
+  BOOST_TEST(contains(segv.message, "a crash and never a refusal"), segv.message);
+  BOOST_TEST(judge_parity(parity, refused, segv, table, "2026-12-03").status == CellStatus::error);
+  const Outcome shell_139 = outcome("exit 139", R"(, "refusal_exits": [3])");
+  BOOST_TEST((shell_139.kind == Outcome::Kind::error));
+  BOOST_TEST(contains(shell_139.message, "exited with status 139 (a shell's report of a crash"), shell_139.message);
+  BOOST_TEST(judge_parity(parity, refused, shell_139, table, "2026-12-03").status == CellStatus::error);
 }
 
 BOOST_AUTO_TEST_CASE(a_program_stopped_with_the_run_leaves_its_cell_without_a_verdict) {

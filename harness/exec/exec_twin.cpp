@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -202,11 +203,19 @@ class ExecTwin final : public Extractor {
       if (said.empty()) said = file_tail(dir_ / "stdout.txt");
       if (done.status == s.unsupported_exit)
         throw BackendUnavailable("twin", s.name, fmt::format("{} cannot run here: {}", s.name, said.empty() ? "(it printed nothing)" : said));
-      const bool may_refuse = s.refusal_exits.empty() ||
-                              std::find(s.refusal_exits.begin(), s.refusal_exits.end(), done.status) != s.refusal_exits.end();
+      // A program killed by a signal crashed or was aborted, and a status above 125 is a shell's
+      // word for the same (126/127: could not run, 128 + N: killed by signal N): never a
+      // refusal, whatever the twins file lists.
+      const bool crashed = done.signal != 0 || done.status > 125;
+      const bool may_refuse = !crashed && (s.refusal_exits.empty() ||
+                                           std::find(s.refusal_exits.begin(), s.refusal_exits.end(), done.status) != s.refusal_exits.end());
+      const std::string how = done.signal != 0 ? fmt::format("was killed by signal {} ({}; exit status {}), a crash and never a refusal",
+                                                              done.signal, ::strsignal(done.signal), done.status)
+                              : crashed        ? fmt::format("exited with status {} (a shell's report of a crash or of a program that "
+                                                             "could not run, never a refusal)", done.status)
+                                               : fmt::format("exited with status {}", done.status);
       throw ToolFailed(done.status,
-                       fmt::format("{} exited with status {}: {}{}", s.name, done.status, shell_words(argv_),
-                                   said.empty() ? " (it printed nothing)" : "; it said: " + said),
+                       fmt::format("{} {}: {}{}", s.name, how, shell_words(argv_), said.empty() ? " (it printed nothing)" : "; it said: " + said),
                        may_refuse);
     }
     emit(read_score_file(output.string(), s.output), output.string(), sink);
