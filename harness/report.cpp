@@ -182,7 +182,7 @@ std::string cell_class(const CellResult& r) {
   }
 }
 
-std::string html_report(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
+std::string html_report(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes, const RunEnd& end) {
   const std::vector<CellResult> results = sorted(all);
   // Fits a 1400 px window: option-set headers are written vertically and a heatmap wider than
   // the page scrolls inside its own box. Every cell is an anchor (report.html#<cell id>); a
@@ -200,7 +200,7 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
 .banner.FAIL,.banner.ERROR{background:#f08080}.banner.INCOMPLETE{background:#c59ee0}
 </style></head><body><h1>twinproof gate</h1>)";
   const json counts = status_counts(results);
-  h += fmt::format("<div class=\"banner {}\">{}</div>", run_verdict(results), escape_markup(verdict_line(results)));
+  h += fmt::format("<div class=\"banner {}\">{}</div>", run_verdict(results, end), escape_markup(verdict_line(results, end)));
   h += "<p>";
   for (const auto& [k, v] : counts.items()) h += fmt::format("<b>{}</b> {} &nbsp; ", escape_markup(k), v.get<int>());
   h += "</p>";
@@ -307,23 +307,28 @@ std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit)
   return out;
 }
 
-std::string verdict_line(const std::vector<CellResult>& results) {
-  const std::string verdict = run_verdict(results);
+std::string verdict_line(const std::vector<CellResult>& results, const RunEnd& end) {
+  const std::string verdict = run_verdict(results, end);
   const auto unjudged = std::count_if(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
   const auto skipped = std::count_if(results.begin(), results.end(),
                                      [](const CellResult& r) { return r.status == CellStatus::not_supported && !r.required; });
   std::string line = verdict;
   if (unjudged && verdict != "INCOMPLETE") line += fmt::format(" (incomplete: {} cell(s) without a verdict)", unjudged);
-  if (skipped) line += fmt::format(", {} cell(s) not supported here", skipped);
+  if (end.interrupted_by != 0) line += fmt::format(" (stopped by signal {}: exit status {})", end.interrupted_by, 128 + end.interrupted_by);
+  if (judged_nothing(results))
+    line += end.allow_empty ? ": no cell judged, every selected cell is not supported here (accepted: --allow-empty)"
+                            : ": no cell judged, every selected cell is not supported here";
+  else if (skipped) line += fmt::format(", {} cell(s) not supported here", skipped);
   return line;
 }
 
-std::string run_verdict(const std::vector<CellResult>& results) {
-  const int code = exit_code_for(results);
+std::string run_verdict(const std::vector<CellResult>& results, const RunEnd& end) {
   // A failure judged is a FAIL whatever the cells left without a verdict would say; without one,
-  // a run that did not judge every cell is INCOMPLETE, never a PASS.
-  if (code != kExitFail && std::any_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; }))
-    return "INCOMPLETE";
+  // a run that did not judge every cell, or that a signal stopped, is INCOMPLETE, never a PASS.
+  const int code = exit_code_for(results, {0, end.allow_empty});
+  const bool unjudged =
+      std::any_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
+  if (code != kExitFail && (unjudged || end.interrupted_by != 0)) return "INCOMPLETE";
   return code == kExitPass ? "PASS" : code == kExitFail ? "FAIL" : "ERROR";
 }
 
@@ -336,9 +341,10 @@ json status_counts(const std::vector<CellResult>& results) {
   return c;
 }
 
-std::string markdown_summary(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes) {
+std::string markdown_summary(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes,
+                             const RunEnd& end) {
   const std::vector<CellResult> results = sorted(all);
-  std::string md = fmt::format("## twinproof gate: {}\n\n", verdict_line(results));
+  std::string md = fmt::format("## twinproof gate: {}\n\n", verdict_line(results, end));
   for (const std::string& n : notes) md += "> " + n + "\n\n";
   // Counts per twin and status.
   std::map<std::string, std::map<std::string, int>> counts;
@@ -383,7 +389,8 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   return md;
 }
 
-void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& host, const std::vector<std::string>& notes) {
+void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& host, const std::vector<std::string>& notes,
+                    const RunEnd& end) {
   ensure_directory(dir, "report folder");
   const std::vector<CellResult> results = sorted(all);
   json env = host;
@@ -393,16 +400,17 @@ void render_reports(const fs::path& dir, const std::vector<CellResult>& all, con
   const json summary = {{"schema_version", kReportSchemaVersion},
                         {"environment", env},
                         {"counts", status_counts(results)},
-                        {"verdict", run_verdict(results)},
+                        {"verdict", run_verdict(results, end)},
                         {"complete", std::none_of(results.begin(), results.end(),
-                                                  [](const CellResult& r) { return r.status == CellStatus::no_verdict; })},
-                        {"exit_code", exit_code_for(results)},
+                                                  [](const CellResult& r) { return r.status == CellStatus::no_verdict; }) &&
+                                         end.interrupted_by == 0},
+                        {"exit_code", exit_code_for(results, end)},
                         {"notes", notes},
                         {"cells", cells}};
   write_text(dir / "summary.json", summary.dump(1) + "\n");
   write_junit(dir / "junit.xml", results, env);
-  write_text(dir / "summary.md", markdown_summary(results, env, notes));
-  write_text(dir / "report.html", html_report(results, env, notes));
+  write_text(dir / "summary.md", markdown_summary(results, env, notes, end));
+  write_text(dir / "report.html", html_report(results, env, notes, end));
 }
 
 }  // namespace twinproof

@@ -18,8 +18,10 @@ inline constexpr int kReportSchemaVersion = 1;
 // loosenings, merged shards, an interrupted record). `environment` describes the host
 // (environment_fingerprint); each report adds to it the twins twinproof did not write that the
 // records name (`outside_twins`: program or plugin, version, SHA-256, the features it ran).
+// `end` says how the run ended (a signal, --allow-empty), so that every report states the exit code
+// the process returns.
 void render_reports(const std::filesystem::path& dir, const std::vector<CellResult>& results,
-                    const nlohmann::json& environment, const std::vector<std::string>& notes = {});
+                    const nlohmann::json& environment, const std::vector<std::string>& notes = {}, const RunEnd& end = {});
 
 // The command that reruns a cell under repro, and its first difference in one line (frame,
 // metric, both values in decimal and %a, ULP), or its detail when it has none.
@@ -30,16 +32,17 @@ std::string first_difference(const CellResult& r);
 std::string failure_recap(const std::vector<CellResult>& results, std::size_t limit = 50);
 
 // By exit_code_for: FAIL when a judged cell fails and none faulted (even if others have no
-// verdict); otherwise INCOMPLETE when a selected cell has no verdict; otherwise ERROR for a fault
-// (an error or a timeout), else PASS.
-std::string run_verdict(const std::vector<CellResult>& results);
+// verdict); otherwise INCOMPLETE when a selected cell has no verdict or a signal stopped the run;
+// otherwise ERROR for a fault (an error or a timeout) or a run that judged no cell (unless
+// end.allow_empty), else PASS.
+std::string run_verdict(const std::vector<CellResult>& results, const RunEnd& end = {});
 // The verdict with what qualifies it: "FAIL (incomplete: 40 cell(s) without a verdict)",
-// "PASS, 12 cell(s) not supported here". The headline of every report.
-std::string verdict_line(const std::vector<CellResult>& results);
+// "PASS, 12 cell(s) not supported here", "ERROR: no cell judged, ...". The headline of every report.
+std::string verdict_line(const std::vector<CellResult>& results, const RunEnd& end = {});
 
 // Counts per status ("pass": 12, ...), and the Markdown summary as text.
 nlohmann::json status_counts(const std::vector<CellResult>& results);
 std::string markdown_summary(const std::vector<CellResult>& results, const nlohmann::json& environment,
-                             const std::vector<std::string>& notes);
+                             const std::vector<std::string>& notes, const RunEnd& end = {});
 
 }  // namespace twinproof

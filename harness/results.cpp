@@ -1,5 +1,7 @@
 #include "harness/results.hpp"
 
+#include <algorithm>
+
 #include <fstream>
 #include <stdexcept>
 
@@ -145,16 +147,24 @@ CellResult no_verdict(const std::string& cell_id, const std::string& why) {
   return r;
 }
 
-int exit_code_for(const std::vector<CellResult>& results) {
+bool judged_nothing(const std::vector<CellResult>& results) {
+  return std::all_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::not_supported; });
+}
+
+int exit_code_for(const std::vector<CellResult>& results, const RunEnd& end) {
+  if (end.interrupted_by != 0) return 128 + end.interrupted_by;
   // A fault outranks a failure; a failure outranks cells left without a verdict (whatever they
-  // would have said, the run has failed); those outrank a pass.
+  // would have said, the run has failed); those outrank a pass, and a run that judged nothing
+  // passed nothing.
   bool failing = false, unjudged = false;
   for (const CellResult& r : results) {
     if (r.status == CellStatus::error || r.status == CellStatus::timeout) return kExitError;
     failing = failing || r.failing();
     unjudged = unjudged || r.status == CellStatus::no_verdict;
   }
-  return failing ? kExitFail : unjudged ? kExitError : kExitPass;
+  if (failing) return kExitFail;
+  if (unjudged) return kExitError;
+  return judged_nothing(results) && !end.allow_empty ? kExitError : kExitPass;
 }
 
 }  // namespace twinproof

@@ -57,8 +57,19 @@ inline constexpr std::size_t kMaxRecordBytes = 1u << 20;
 
 std::vector<CellResult> read_results(const std::filesystem::path& file, std::size_t* truncated_lines = nullptr);
 
-// 0 every cell was judged and passes; 1 a cell failed; 2 a cell errored or timed out, or (with no
-// failing cell) a selected cell has no verdict.
-int exit_code_for(const std::vector<CellResult>& results);
+// How a run ended beyond its verdicts: the signal that stopped it (0: none), and whether a run
+// that judged no cell (every selected one not supported here) is accepted (gate --allow-empty).
+struct RunEnd {
+  int interrupted_by = 0;
+  bool allow_empty = false;
+};
+
+// Whether the run judged no cell: none selected, or every one not supported here.
+bool judged_nothing(const std::vector<CellResult>& results);
+
+// The one exit code of a run, which every report repeats: 128 + N when signal N stopped it; else
+// 2 when a cell errored or timed out; 1 when a cell failed; 2 when a selected cell has no verdict;
+// 2 when no cell was judged (unless end.allow_empty); else 0.
+int exit_code_for(const std::vector<CellResult>& results, const RunEnd& end = {});
 
 }  // namespace twinproof

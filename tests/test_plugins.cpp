@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
 
 #include "harness/gate.hpp"
 #include "harness/paths.hpp"
@@ -54,6 +55,20 @@ BOOST_AUTO_TEST_CASE(a_plugin_twin_is_a_backend_like_any_other) {
   BOOST_TEST(absent.rc == 2, absent.out << absent.err);  // a run that judged nothing says so
   BOOST_TEST(contains(absent.err, "the gate judged no cell"), absent.err);
   for (const CellResult& c : read_results(dir / "r" / "results.jsonl")) BOOST_TEST(c.status == CellStatus::not_supported);
+  // Every report states the exit code the process returned: never a PASS for a run that judged nothing...
+  const nlohmann::json summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+  BOOST_TEST(summary["exit_code"] == 2);
+  BOOST_TEST(summary["verdict"] == "ERROR");
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "## twinproof gate: ERROR: no cell judged"));
+  BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "<div class=\"banner ERROR\">ERROR: no cell judged"));
+  // ...unless the run was told that none may be judged here.
+  const auto allowed = run_cli({"gate", "--matrix", plugins_matrix(), "--filter", "*/example-plugin/pan576/*/default", "--quiet",
+                                "--allow-empty", "--report-dir", (dir / "a").string()});
+  BOOST_TEST(allowed.rc == 0, allowed.out << allowed.err);
+  const nlohmann::json accepted = nlohmann::json::parse(test::read_file(dir / "a" / "summary.json"));
+  BOOST_TEST(accepted["exit_code"] == 0);
+  BOOST_TEST(accepted["verdict"] == "PASS");
+  BOOST_TEST(contains(test::read_file(dir / "a" / "summary.md"), "no cell judged, every selected cell is not supported here (accepted: --allow-empty)"));
 }
 
 BOOST_AUTO_TEST_CASE(the_exact_example_plugin_passes_every_cell_it_supports) {

@@ -164,8 +164,11 @@ int run_gate_command(const GateArgs& a) {
   if (out.stopped_early)
     notes.push_back(fmt::format("stopped early: --max-failures {} was reached; {} selected cell(s) were not run and have no verdict",
                                 a.max_failures, unjudged));
+  // One exit code for the process and every report.
+  const RunEnd end{out.interrupted_by, a.allow_empty};
+  const int code = exit_code_for(out.results, end);
   const auto rendering = std::chrono::steady_clock::now();
-  if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes);
+  if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes, end);
   const double report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - rendering).count();
   std::size_t ran = 0;
   for (const CellResult& r : out.results) ran += r.status != CellStatus::not_supported;
@@ -184,13 +187,10 @@ int run_gate_command(const GateArgs& a) {
   const int skipped = counts["not-supported"].get<int>();
   fmt::print("{} passed, {} failed{}{}\n", counts["pass"].get<int>(), failing, skipped ? fmt::format(", {} skipped", skipped) : "",
              unjudged ? fmt::format(", {} without a verdict", unjudged) : "");
-  if (out.interrupted_by) return out.exit_code;
-  if (ran == 0 && !a.allow_empty) {
+  if (!out.interrupted_by && judged_nothing(out.results) && !a.allow_empty)
     fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
                        "pass --allow-empty if that is expected\n");
-    return kExitError;
-  }
-  return out.exit_code;
+  return code;
 }
 
 struct MergeArgs {

@@ -330,24 +330,29 @@ def cases():
              "another twinproof run", files={"s/results.jsonl": record_line() + "\n", "m.json": matrix()}, setup=lock_held("r")))
 
     # An interrupted gate writes its reports, and they say INCOMPLETE (issue: verdicts that must not lie).
-    def incomplete_reports(tmp):
-        with open(os.path.join(tmp, "r", "summary.json")) as f:
-            summary = json.load(f)
-        md = open(os.path.join(tmp, "r", "summary.md")).read()
-        junit = open(os.path.join(tmp, "r", "junit.xml")).read()
-        html = open(os.path.join(tmp, "r", "report.html")).read()
-        if summary["verdict"] != "INCOMPLETE" or summary["complete"] or summary["exit_code"] != 2:
-            return f"summary.json says {summary['verdict']}, complete {summary['complete']}, exit {summary['exit_code']}"
-        if not md.startswith("## twinproof gate: INCOMPLETE") or "banner INCOMPLETE" not in html or "no-verdict" not in junit:
-            return "a report does not say INCOMPLETE"
-        return run_check(tmp, ["report", os.path.join(tmp, "r")], 2)
+    # Its summary.json states the exit status the process returned (128 + the signal).
+    def incomplete_reports(rc):
+        def check(tmp):
+            with open(os.path.join(tmp, "r", "summary.json")) as f:
+                summary = json.load(f)
+            md = open(os.path.join(tmp, "r", "summary.md")).read()
+            junit = open(os.path.join(tmp, "r", "junit.xml")).read()
+            html = open(os.path.join(tmp, "r", "report.html")).read()
+            if summary["verdict"] != "INCOMPLETE" or summary["complete"] or summary["exit_code"] != rc:
+                return f"summary.json says {summary['verdict']}, complete {summary['complete']}, exit {summary['exit_code']}"
+            if not md.startswith("## twinproof gate: INCOMPLETE") or "banner INCOMPLETE" not in html or "no-verdict" not in junit:
+                return "a report does not say INCOMPLETE"
+            if f"exit status {rc}" not in md:
+                return f"summary.md does not give the exit status {rc}"
+            return run_check(tmp, ["report", os.path.join(tmp, "r")], 2)
+        return check
     interrupted = ["gate", "--quiet", "--matrix", "{sweep}", "--filter", "float_motion/cpu*", "--report-dir", "{tmp}/r", "-j", "2"]
     for name, sig, rc in (("SIGINT", signal.SIGINT, 130), ("SIGTERM", signal.SIGTERM, 143)):
         add(Case(f"gate interrupted by {name}", interrupted, rc, "without a verdict (INCOMPLETE)",
-                 signal_after=[(1.5, sig)], check=incomplete_reports))
+                 signal_after=[(1.5, sig)], check=incomplete_reports(rc)))
     # timeout(1) signals the process and then its process group: one stop arrives as two signals.
     add(Case("gate stopped by timeout(1): SIGTERM twice at once", interrupted, 143, "without a verdict (INCOMPLETE)",
-             signal_after=[(1.5, signal.SIGTERM), (0, signal.SIGTERM)], check=incomplete_reports))
+             signal_after=[(1.5, signal.SIGTERM), (0, signal.SIGTERM)], check=incomplete_reports(143)))
 
     # 9. --require.
     for name, value in (("typo", "cuda-rowthred"), ("capitals", "CUDA"), ("empty", ""), ("space", " cuda"),
