@@ -341,6 +341,20 @@ BOOST_AUTO_TEST_CASE(bench_from_file_scores_a_pair_of_files_and_reads_both_for_t
   BOOST_TEST(contains(in_memory.err, "--distorted names the second clip of --from-file"));
 }
 
+BOOST_AUTO_TEST_CASE(the_default_backends_are_the_built_in_ones) {
+  // Outside twins (ffmpeg, the vmaf tool, exec-self, plugins) run only when named: a plain bench
+  // times twinproof's own backends, wherever ffmpeg happens to be installed.
+  const TempDir dir;
+  const auto ran = run_cli({"bench", "--feature", "float_motion", "--sizes", "32x16", "--frames", "3", "--reps", "1", "--json",
+                            (dir / "b.json").string()});
+  BOOST_TEST_REQUIRE(ran.rc == 0, ran.out + ran.err);
+  std::vector<std::string> names;
+  const json report = json::parse(read_file(dir / "b.json"));
+  for (const json& b : report["sizes"][0]["backends"]) names.push_back(b["backend"]);
+  BOOST_TEST(names.size() >= 2u);
+  for (const std::string& n : names) BOOST_TEST((n == "cpu" || n == "cpu-simd" || n.rfind("cuda", 0) == 0), n);
+}
+
 BOOST_AUTO_TEST_CASE(bench_from_file_refuses_what_it_cannot_judge) {
   const TempDir dir;
   const std::string raw = raw_clip({16, 8, 10, Chroma::c400}, 5,

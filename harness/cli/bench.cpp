@@ -180,7 +180,7 @@ int run_bench(const BenchArgs& a) {
       r.b = b;
       try {
         const Run warm = run_once(*b, frames, options, a.device, threads);  // warm-up, and the check
-        const Judgement j = judge_scores(table, reference, *b, a.device, expected, warm.scores);
+        const Judgement j = judge_scores(table, reference, *b, a.device, spec.fmt, options, expected, warm.scores);
         r.refused = j.refused;
         r.why = j.why;
         r.judged = j.judged;
@@ -325,10 +325,17 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-Judgement judge_scores(const Calibration& table, const Backend& reference, const Backend& b, int device,
-                       const ScoreTable& expected, const ScoreTable& actual) {
+Judgement judge_scores(const Calibration& table, const Backend& reference, const Backend& b, int device, const Format& format,
+                       const OptionList& options, const ScoreTable& all_expected, const ScoreTable& actual) {
   const CellTolerance t(table, std::string(b.feature), std::string(reference.name), std::string(b.name),
                         compute_capability_of(b.gpu(), device));
+  const ScoreTable expected = [&] {
+    if (is_built_in(b)) return all_expected;
+    auto ex = make_extractor(b, ExtractorContext{});
+    ex->init(format, options);
+    const auto metrics = ex->judged_metrics();
+    return metrics ? all_expected.only(*metrics) : all_expected;
+  }();
   Judgement j;
   if (&b != &reference && t.row("") == nullptr) {
     j.refused = true;
@@ -348,7 +355,7 @@ std::vector<const Backend*> bench_backends(const BenchArgs& a) {
   std::vector<const Backend*> chosen;
   if (a.backends.empty()) {
     for (const Backend* b : backends())
-      if (b->feature == a.feature && b->availability().available) chosen.push_back(b);
+      if (b->feature == a.feature && is_built_in(*b) && b->availability().available) chosen.push_back(b);
   } else {
     for (const std::string& name : split_list(a.backends)) {
       const Backend& b = backend_or_throw(a.feature, name);
@@ -369,7 +376,7 @@ void add_bench(CLI::App& app, int& rc) {
   auto a = std::make_shared<BenchArgs>();
   CLI::App* sub = app.add_subcommand("bench", "Time backends side by side; each is judged against cpu by its calibration row first");
   sub->add_option("--feature", a->feature, "Feature")->capture_default_str();
-  sub->add_option("--backends", a->backends, "Comma-separated backends (default: every available one)");
+  sub->add_option("--backends", a->backends, "Comma-separated backends (default: every built-in one available here; outside twins run only when named)");
   sub->add_option("--sizes", a->sizes, "Comma-separated WxH")->capture_default_str();
   sub->add_option("--frames", a->frames, "Frames per run")->capture_default_str();
   sub->add_option("--reps", a->reps, "Timed repetitions (the median is reported)")->capture_default_str();

@@ -61,11 +61,14 @@ struct Judgement {
   std::string judged;  // "exact (max |diff| 0, 0 ULP)"
 };
 // A backend's scores against the reference's, by the gate's own rows (metric and device rows
-// included); the reference itself is judged against itself. A twin without a row is refused.
-Judgement judge_scores(const Calibration& table, const Backend& reference, const Backend& b, int device,
-                       const ScoreTable& expected, const ScoreTable& actual);
+// included); the reference itself is judged against itself. A twin without a row is refused. An
+// outside twin that reports fewer metrics than the reference for this format and these options
+// (ffmpeg's vmafmotion prints motion alone) is judged on those, as the gate judges it.
+Judgement judge_scores(const Calibration& table, const Backend& reference, const Backend& b, int device, const Format& format,
+                       const OptionList& options, const ScoreTable& expected, const ScoreTable& actual);
 
-// The backends a bench runs: those named (each must be available here), or every available one.
+// The backends a bench runs: those named (each must be available here), or every built-in one
+// available here (outside twins, programs and plugins, run only when named).
 std::vector<const Backend*> bench_backends(const BenchArgs& a);
 
 // bench --from-file: whole `twinproof score` processes on a file, against its read bound.

@@ -148,16 +148,6 @@ ScoreTable table_of(const ScoreFile& file) {
   return t;
 }
 
-// What a twin is judged on: an outside program that reports fewer metrics than the reference
-// (ffmpeg's vmafmotion prints motion only) is judged on those, as the gate judges it.
-ScoreTable judged_part(const Backend& b, const ScoreTable& expected, const Format& format, const std::vector<std::string>& options) {
-  if (is_built_in(b)) return expected;
-  auto ex = make_extractor(b, ExtractorContext{});
-  ex->init(format, parse_option_flags(options));
-  const auto metrics = ex->judged_metrics();
-  return metrics ? expected.only(*metrics) : expected;
-}
-
 struct Timings {
   const Backend* b = nullptr;
   bool program_alone = false;  // an exec twin's program, run on the file itself
@@ -339,7 +329,7 @@ int run_bench_from_file(const BenchArgs& a) {
       t.refused = *why;
     } else {
       scores.set_frames(0, frames);
-      const Judgement j = judge_scores(table, reference, *b, a.device, judged_part(*b, expected, format, a.options), scores);
+      const Judgement j = judge_scores(table, reference, *b, a.device, format, parse_option_flags(a.options), expected, scores);
       if (j.refused) t.refused = j.why;
       t.judged = j.judged;
     }
