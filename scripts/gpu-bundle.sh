@@ -2,7 +2,7 @@
 # Builds a self-contained folder for a bare GPU host (glibc 2.36+, an NVIDIA driver, nothing
 # else): twinproof and its tests linked statically (libstdc++, cudart, OpenSSL, libyuv), sm_90
 # machine code plus PTX, the data (manifest, goldens, ci tables), the two small real clips
-# compressed with xz, and gpu-check.sh. Usage: scripts/gpu-bundle.sh [OUT_DIR] (default .bundle)
+# compressed with xz with the real-codec pairs of the smaller, and gpu-check.sh. Usage: scripts/gpu-bundle.sh [OUT_DIR] (default .bundle)
 # LIBVMAF_DRIVER=PATH adds a libvmaf driver (scripts/build-libvmaf.sh OUT --cuda ...) for
 # gpu-check.sh's libvmaf part.
 set -euo pipefail
@@ -39,6 +39,11 @@ for id in bbb640_t240 city720_f48; do
     exit 1
   fi
   xz -T"$(nproc)" -6 -c "$src" >"$out/cache/vectors/$id.yuv.xz"
+done
+# The real-codec pairs of the small 640x360 clip (the device host has no ffmpeg to encode them).
+for src in "$cache/vectors/bbb640_t240~"*.yuv; do
+  [[ -f $src ]] || { echo "gpu-bundle: no encoded pair of bbb640_t240 in $cache/vectors; run: twinproof vectors fetch" >&2; exit 1; }
+  xz -T"$(nproc)" -6 -c "$src" >"$out/cache/vectors/$(basename "$src").xz"
 done
 size=$(du -sm "$out" | cut -f1)
 echo "gpu-bundle: $out is ${size} MiB"

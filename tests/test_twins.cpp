@@ -106,10 +106,11 @@ boost::test_tools::assertion_result device_present(utf::test_unit_id) {
   return r;
 }
 
-// Scores the views with the twin's reference and with the twin, through their ordinary
-// (batched, stage-free) paths; no comparison when the reference refuses the configuration.
+// Scores the pairs (views[i], distorted[i]) with the twin's reference and with the twin, through
+// their ordinary (batched, stage-free) paths; no comparison when the reference refuses the
+// configuration.
 std::optional<TableComparison> score_both(const Twin& t, const Format& fmt, const std::vector<PictureView>& views,
-                                          const OptionList& options) {
+                                          const std::vector<PictureView>& distorted, const OptionList& options) {
   ScoreTable expected, got;
   auto ref = make_extractor(*t.reference, ExtractorContext{});
   auto dut = make_extractor(*t.twin, ExtractorContext{});
@@ -120,8 +121,8 @@ std::optional<TableComparison> score_both(const Twin& t, const Format& fmt, cons
   }
   dut->init(fmt, options);
   for (unsigned i = 0; i < views.size(); ++i) {
-    ref->extract(views[i], views[i], i, expected);
-    dut->extract(views[i], views[i], i, got);
+    ref->extract(views[i], distorted[i], i, expected);
+    dut->extract(views[i], distorted[i], i, got);
   }
   ref->flush(expected);
   dut->flush(got);
@@ -195,7 +196,8 @@ BOOST_AUTO_TEST_CASE(host_twins_give_the_same_bits_over_clips_of_every_length_an
         for (std::size_t n = 1; n <= views.size(); ++n)
           for (const OptionList& options : t.feature->probe_option_sets) {
             const std::vector<PictureView> clip(views.begin(), views.begin() + static_cast<std::ptrdiff_t>(n));
-            const std::optional<TableComparison> cmp = score_both(t, fmt, clip, options);
+            const std::vector<PictureView> distorted(clip.rbegin(), clip.rend());  // pair i: frames i and n - 1 - i
+            const std::optional<TableComparison> cmp = score_both(t, fmt, clip, distorted, options);
             if (!cmp) continue;  // refused by the reference
             BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << " " << describe(fmt) << ", " << n << " frames"
                                                   << (all_kept ? "" : ", some not kept") << ": " << cmp->summary()
@@ -271,7 +273,7 @@ BOOST_AUTO_TEST_CASE(repeated_runs_return_identical_bits) {
       auto ex = make_extractor(*t.twin, ExtractorContext{});
       ex->init(fmt, options);
       ScoreTable s;
-      for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames[i].view(), frames[i].view(), i, s);
+      for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames[i].view(), frames[(i + 1) % frames.size()].view(), i, s);
       ex->flush(s);
       if (!first) first = s;
       else BOOST_TEST(compare_tables(*first, s, Tolerance::exact()).pass, t.feature->name << "/" << t.twin->name << " run " << rep);
@@ -286,11 +288,12 @@ BOOST_AUTO_TEST_CASE(long_clips_give_the_same_bits_across_batches) {
   int compared = 0;
   for (const Twin& t : exact_twins(BackendKind::gpu))
     for (const Format fmt : {Format{96, 40, 8, Chroma::c420}, Format{67, 21, 16, Chroma::c444}}) {
-      const auto frames = random_frames(fmt, 150, 9001);
-      std::vector<PictureView> views;
+      const auto frames = random_frames(fmt, 150, 9001), distorted = random_frames(fmt, 150, 9002);
+      std::vector<PictureView> views, distorted_views;
       for (const Frame& f : frames) views.push_back(f.view());
+      for (const Frame& f : distorted) distorted_views.push_back(f.view());
       for (const OptionList& options : t.feature->probe_option_sets) {
-        const std::optional<TableComparison> cmp = score_both(t, fmt, views, options);
+        const std::optional<TableComparison> cmp = score_both(t, fmt, views, distorted_views, options);
         if (!cmp) continue;  // refused by the reference
         BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << " " << describe(fmt) << ": " << cmp->summary());
         compared += cmp->values >= 149u ? 1 : 0;
@@ -310,7 +313,10 @@ BOOST_AUTO_TEST_CASE(drained_batches_give_the_same_bits_at_every_length) {
   for (std::size_t n = 1; n <= 21; ++n) lengths.push_back(n);
   std::size_t compared = 0;
   const Format fmt{96, 40, 8, Chroma::c420};
-  const auto frames = random_frames(fmt, 130, 2718);
+  // The reference clip's frames, then the distorted clip's, in one block (as bench lays them out).
+  std::vector<Frame> frames = random_frames(fmt, 130, 2718);
+  const std::size_t n_ref = frames.size();
+  for (Frame& f : random_frames(fmt, 130, 2719)) frames.push_back(std::move(f));
   const HostBuffer pinned = allocate_host_buffer(frames.size() * frames[0].size(), true);
   BOOST_REQUIRE(pinned.pinned);
   for (const bool from_pinned : {true, false}) {
@@ -327,7 +333,9 @@ BOOST_AUTO_TEST_CASE(drained_batches_give_the_same_bits_at_every_length) {
     for (const Twin& t : twins)
       for (const std::size_t n : lengths) {
         const std::vector<PictureView> clip(views.begin(), views.begin() + static_cast<std::ptrdiff_t>(n));
-        const std::optional<TableComparison> cmp = score_both(t, fmt, clip, t.feature->probe_option_sets.front());
+        const std::vector<PictureView> distorted(views.begin() + static_cast<std::ptrdiff_t>(n_ref),
+                                                 views.begin() + static_cast<std::ptrdiff_t>(n_ref + n));
+        const std::optional<TableComparison> cmp = score_both(t, fmt, clip, distorted, t.feature->probe_option_sets.front());
         BOOST_TEST_REQUIRE(cmp.has_value(), t.feature->name << "/" << t.twin->name << ": the reference refused the configuration");
         BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << ", " << n << " frames"
                                               << (from_pinned ? " pinned" : " pageable") << ": " << cmp->summary());
@@ -353,8 +361,10 @@ BOOST_AUTO_TEST_CASE(pictures_in_pinned_memory_give_the_same_bits) {
     }
     views.push_back(v);
   }
+  // Each frame paired with another: the distorted picture of pair i is frame 19 - i.
+  const std::vector<PictureView> distorted(views.rbegin(), views.rend());
   for (const Twin& t : exact_twins(BackendKind::gpu)) {
-    const std::optional<TableComparison> cmp = score_both(t, fmt, views, t.feature->probe_option_sets.front());
+    const std::optional<TableComparison> cmp = score_both(t, fmt, views, distorted, t.feature->probe_option_sets.front());
     BOOST_TEST_REQUIRE(cmp.has_value(), t.feature->name << "/" << t.twin->name << ": the reference refused the configuration");
     BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << ": " << cmp->summary());
     BOOST_TEST(cmp->values >= 40u);
@@ -396,9 +406,11 @@ BOOST_AUTO_TEST_CASE(frames_of_one_pinned_block_give_the_same_bits_uploaded_a_ru
       }
       views.push_back(v);
     }
+    // Each frame paired with another of other memory: the distorted picture of pair i is frame 29 - i.
+    const std::vector<PictureView> distorted(views.rbegin(), views.rend());
     for (const Twin& t : exact_twins(BackendKind::gpu))
       for (const OptionList& options : t.feature->probe_option_sets) {
-        const std::optional<TableComparison> cmp = score_both(t, fmt, views, options);
+        const std::optional<TableComparison> cmp = score_both(t, fmt, views, distorted, options);
         if (!cmp) continue;  // refused by the reference
         BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << " " << describe(fmt) << ": " << cmp->summary());
         BOOST_TEST(cmp->values >= 29u);
