@@ -85,7 +85,7 @@ int make(const std::string& id, std::string out, bool y4m) {
     const PairName name = split_pair_name(id);
     const DistortionSpec* d = name.distortion.empty() ? nullptr : &Manifest::project().distortion(name.distortion);
     const std::string verified = d == nullptr  ? fmt::format("its sha256 {} verified", v.sha256)
-                                 : d->encoded() ? fmt::format("its pinned sha256 {} verified", d->pins.at(v.id).sha256)
+                                 : d->encoded() ? fmt::format("its pinned sha256 {} verified", encoded_pin(*d, v.id, Manifest::project()).sha256)
                                                 : fmt::format("made from the reference, whose sha256 {} was verified", v.sha256);
     fmt::print(stderr, "{}: {} frames of {} written to {} ({})\n", id, v.frames, describe(v.fmt), out, verified);
   }
@@ -157,11 +157,8 @@ int verify(const std::vector<std::string>& ids) {
     const DistortionSpec& d = m.distortion(split_pair_name(id).distortion);
     if (!d.encoded())
       throw UsageError("ids", id, fmt::format("{} is made from its reference as it is read: verify its reference {}", id, v.id));
-    const auto pin = d.pins.find(v.id);
-    if (pin == d.pins.end())
-      throw UsageError("ids", id, fmt::format("encoded distortion {} is not pinned for {}", d.id, v.id));
-    check(id, clips_present(id), [&] { return std::move(open_pair(id, v.fmt.bitdepth, v.fmt.chroma).distorted); }, v.frames,
-          pin->second.sha256);
+    const std::string sha = encoded_pin(d, v.id, m).sha256;
+    check(id, clips_present(id), [&] { return std::move(open_pair(id, v.fmt.bitdepth, v.fmt.chroma).distorted); }, v.frames, sha);
   }
   fmt::print("{} passed, {} failed\n", good, bad);
   return bad == 0 ? kExitPass : kExitError;

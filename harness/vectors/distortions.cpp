@@ -261,6 +261,14 @@ PairName split_pair_name(const std::string& vector) {
   return {vector.substr(0, tilde), vector.substr(tilde + 1)};
 }
 
+const DistortionSpec::EncodedPin& encoded_pin(const DistortionSpec& d, const std::string& reference, const Manifest& m) {
+  const auto pin = d.pins.find(reference);
+  if (pin == d.pins.end())
+    throw InputError(m.file().string(), fmt::format("distortions.{}.pins", d.id), reference,
+                     fmt::format("encoded distortion {} is pinned for other references only; pair it with one of those", d.id));
+  return pin->second;
+}
+
 ClipPair open_pair(const std::string& vector, int bitdepth, Chroma chroma, const Manifest& m) {
   const PairName name = split_pair_name(vector);
   const VectorSpec& reference = m.variant(name.reference, bitdepth, chroma);
@@ -273,16 +281,13 @@ ClipPair open_pair(const std::string& vector, int bitdepth, Chroma chroma, const
     return pair;
   }
   const VectorSpec& base = m.get(name.reference);
-  const auto pin = d.pins.find(base.id);
-  if (pin == d.pins.end())
-    throw InputError(m.file().string(), fmt::format("distortions.{}.pins", d.id), base.id,
-                     fmt::format("encoded distortion {} is pinned for other references only; pair it with one of those", d.id));
+  const DistortionSpec::EncodedPin& pin = encoded_pin(d, base.id, m);
   const std::filesystem::path path = cached_pair_path(base.id, d);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw InputError(vector, "cache", path.string(), fmt::format("the encoded clip is not in the cache; run `twinproof vectors fetch {}~{}`", base.id, d.id));
   std::unique_ptr<FrameSource> distorted =
-      verify_stream(open_yuv(path.string(), base.fmt), base.id + "~" + d.id, pin->second.sha256, base.frames);
+      verify_stream(open_yuv(path.string(), base.fmt), base.id + "~" + d.id, pin.sha256, base.frames);
   if (reference.id == base.id) {
     pair.distorted = std::move(distorted);
   } else {

@@ -110,13 +110,10 @@ bool clips_present(const std::string& vector_or_pair, const Manifest& m) {
 
 std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bool force, const Manifest& m) {
   const std::string id = fmt::format("{}~{}", reference.id, d.id);
-  const auto pin = d.pins.find(reference.id);
-  if (pin == d.pins.end())
-    throw InputError(m.file().string(), fmt::format("distortions.{}.pins", d.id), reference.id,
-                     fmt::format("encoded distortion {} is pinned for other references only", d.id));
+  const DistortionSpec::EncodedPin& pin = encoded_pin(d, reference.id, m);
   const fs::path target = cached_pair_path(reference.id, d);
   std::error_code ec;
-  if (!force && fs::is_regular_file(target, ec) && sha256_file(target.string()) == pin->second.sha256)
+  if (!force && fs::is_regular_file(target, ec) && sha256_file(target.string()) == pin.sha256)
     return fmt::format("{}: cached, sha256 ok ({})", id, target.string());
   if (!vector_present(reference, m))
     throw InputError(id, "reference", reference.id, fmt::format("its reference is not in the cache; run `twinproof vectors fetch {}` first", reference.id));
@@ -174,11 +171,11 @@ std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bo
   const std::string made_by = fmt::format("{}; {}", ffmpeg_version(work), x264_signature(stream));
   fs::remove_all(work, ec);
   const std::string got = sha256_file(part.string());
-  if (got != pin->second.sha256) {
+  if (got != pin.sha256) {
     fs::remove(part, ec);
     throw InputError(id, "sha256", got,
-                     fmt::format("the encoded clip does not hash to the pinned {}: the pin was made by {}; here: {}", pin->second.sha256,
-                                 pin->second.made_by, made_by));
+                     fmt::format("the encoded clip does not hash to the pinned {}: the pin was made by {}; here: {}", pin.sha256,
+                                 pin.made_by, made_by));
   }
   fs::rename(part, target, ec);
   if (ec) throw InputError(id, "cache", target.string(), "cannot move the encoded clip into place: " + ec.message());

@@ -113,6 +113,10 @@ DistortionSpec parse_distortion(const nlohmann::json& j, const std::string& file
 // The distorted clip: each frame of `reference` distorted by the recipe as it is read.
 std::unique_ptr<FrameSource> distort(std::unique_ptr<FrameSource> reference, const DistortionSpec& d);
 
+// The pin of encoded distortion `d` for `reference`; InputError naming the manifest's field when
+// `d` is pinned for other references only.
+const DistortionSpec::EncodedPin& encoded_pin(const DistortionSpec& d, const std::string& reference, const Manifest& m);
+
 // An encoded pair's distorted clip (at its reference's own format) in the cache.
 std::filesystem::path cached_pair_path(const std::string& reference, const DistortionSpec& d);
 // Whether a vector or a pair can be opened without fetching: its reference and, for an encoded
