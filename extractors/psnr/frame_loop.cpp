@@ -26,7 +26,7 @@ Probe row_sums_probe(const std::array<std::span<const std::uint64_t>, 3>& rows, 
 }
 
 PsnrExtractor::PsnrExtractor(std::unique_ptr<SseEngine> engine, const ExtractorContext& ctx)
-    : engine_(std::move(engine)), ctx_(ctx) {}
+    : PairFrameLoop("psnr", std::move(engine), ctx) {}
 
 void PsnrExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
@@ -35,9 +35,8 @@ void PsnrExtractor::init(const Format& fmt, const OptionList& options) {
   planes_ = planes_scored(fmt, opts_);
   params_ = score_params(fmt, opts_);
   fmt_ = fmt;
-  frames_ = scored_ = 0;
-  engine_->init(fmt, planes_);
-  initialised_ = true;
+  engine().init(fmt, planes_);
+  start(fmt);
 }
 
 std::vector<std::string> PsnrExtractor::metrics() const {
@@ -50,54 +49,12 @@ std::vector<std::string> PsnrExtractor::metrics() const {
   return m;
 }
 
-void PsnrExtractor::extract(const PictureView& ref, const PictureView& dist, unsigned frame, ScoreSink& sink) {
-  if (!initialised_) throw std::logic_error("psnr: extract() before init()");
-  for (const PictureView* pic : {&ref, &dist})
-    if (!(pic->fmt == fmt_))
-      throw RefusedConfiguration("picture", describe(pic->fmt),
-                                 fmt::format("{} picture is {}, but the extractor was initialised for {}",
-                                             pic == &ref ? "reference" : "distorted", describe(pic->fmt), describe(fmt_)));
-  if (frames_ == 0) first_label_ = frame;
-  else if (frame != first_label_ + frames_)
-    throw std::logic_error(fmt::format("psnr: frame {} follows frame {}", frame, first_label_ + frames_ - 1));
-  ++frames_;
-  engine_->submit(ref, dist);
-  drain(sink, ctx_.capture_stages);  // capture wants each frame's stages before the next
-}
-
-void PsnrExtractor::drain(ScoreSink& sink, bool wait) {
-  while (scored_ < frames_) {
-    const std::optional<PlaneSse> sse = engine_->take(wait);
-    if (!sse) break;
-    const unsigned label = first_label_ + scored_++;
-    if (ctx_.capture_stages) captured_outputs_.clear();
-    const auto emit = [&](const char* metric, double v) {
-      if (ctx_.capture_stages) captured_outputs_.emplace_back(fmt::format("{}[{}]", metric, label), v);
-      sink.put(metric, label, v);
-    };
-    for (int k = 0; k < planes_; ++k) {
-      const double mse = plane_mse((*sse)[k], read_plane(fmt_, k));
-      emit(kPsnrNames[k], plane_psnr(mse, params_, k));
-      if (opts_.enable_mse) emit(kMseNames[k], mse);
-    }
+void PsnrExtractor::emit_scores(const PlaneSse& sse, const Emit& emit) const {
+  for (int k = 0; k < planes_; ++k) {
+    const double mse = plane_mse(sse[k], read_plane(fmt_, k));
+    emit(kPsnrNames[k], plane_psnr(mse, params_, k));
+    if (opts_.enable_mse) emit(kMseNames[k], mse);
   }
-}
-
-void PsnrExtractor::flush(ScoreSink& sink) {
-  if (!initialised_) return;
-  drain(sink, true);
-  if (scored_ != frames_)
-    throw std::logic_error(fmt::format("psnr: engine returned {} frames' sums for {} frames", scored_, frames_));
-}
-
-std::optional<Probe> PsnrExtractor::inspect(std::string_view stage) const {
-  if (!ctx_.capture_stages) return std::nullopt;
-  if (stage == "outputs") {
-    Probe p{std::string(stage), {}};
-    for (const auto& [name, v] : captured_outputs_) p.arrays.push_back(ProbeArray{name, 1, 1, false, {v}});
-    return p;
-  }
-  return engine_->inspect(stage);
 }
 
 }  // namespace twinproof::psnr
