@@ -8,7 +8,13 @@ For every pair of the plan (VECTOR~DISTORTION, written by `twinproof vectors mak
 option set, the driver scores the pair and prints each score as a hex float; the golden file
 goldens/FEATURE/VECTOR~DISTORTION.json keeps them with their provenance: libvmaf's commit, the
 driver's version line, the build, the CPU mask and the options. Each refusal of the plan is run
-too: libvmaf's own refusal (non-zero exit) or its acceptance is recorded (refused_by_libvmaf).
+too: libvmaf's own refusal (non-zero exit) or its acceptance is recorded (refused_by_libvmaf). Pairs
+the contract refuses whole (pictures too small for the feature) are listed under `refused_pairs`:
+each becomes a refusal with the default options, and what libvmaf did with it is recorded
+(`libvmaf`: scored, refused, or the signal that killed it: a crash is never a refusal).
+
+The libvmaf keys of every option set come from twinproof itself (`features --libvmaf-keys`), so
+that options libvmaf names its outputs after (vif's egl) are asked for under libvmaf's names.
 
 Goldens made from libvmaf are never edited: an existing file whose values differ is an error,
 not an overwrite (delete it on purpose, with the reason in the commit, to make it again).
@@ -25,6 +31,16 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def libvmaf_keys(twinproof, feature, options):
+    cmd = [twinproof, "features", "--libvmaf-keys", feature]
+    for k, val in options.items():
+        cmd += ["--option", f"{k}={val}"]
+    r = run(cmd)
+    if r.returncode != 0:
+        raise SystemExit(f"error: {' '.join(cmd)}: {r.stderr.strip()}")
+    return json.loads(r.stdout)
 
 
 def driver_scores(driver, ref, dist, v, options, keys):
@@ -45,6 +61,15 @@ def driver_scores(driver, ref, dist, v, options, keys):
         for k, value in zip(header[1:], fields[1:]):
             columns[k].append(value if value else None)
     return columns, r
+
+
+def outcome(res):
+    """What the driver did with a configuration it did not score: refused it, or died."""
+    if res.returncode < 0:
+        return f"crashed: signal {-res.returncode}"
+    if res.returncode > 128:
+        return f"crashed: exit {res.returncode} (signal {res.returncode - 128})"
+    return "refused"
 
 
 def main() -> int:
@@ -78,20 +103,34 @@ def main() -> int:
                     print(r.stderr, file=sys.stderr)
                     return 2
                 cases = []
-                for name, options in PLAN["option_sets"].items():
-                    columns, res = driver_scores(a.driver, ref, dist, v, options, list(metrics.values()))
+                errors = []
+                default_keys = libvmaf_keys(a.twinproof, a.feature, {})
+                if d in PLAN.get("refused_pairs", {}).get(vector, []):
+                    columns, res = driver_scores(a.driver, ref, dist, v, {}, list(default_keys.values()))
+                    errors.append({"id": f"{pair}/{PLAN['refused_pair_case']}", "options": {},
+                                   "refused_by_libvmaf": columns is None and outcome(res) == "refused",
+                                   "libvmaf": "scored" if columns is not None else outcome(res)})
+                    option_sets = {}
+                else:
+                    option_sets = PLAN["option_sets"]
+                for name, options in option_sets.items():
+                    keys = libvmaf_keys(a.twinproof, a.feature, options)
+                    columns, res = driver_scores(a.driver, ref, dist, v, options, [keys[m] for m in metrics])
                     if columns is None:
                         print(f"error: {pair}/{name}: the driver refused: {res.stderr.strip()}", file=sys.stderr)
                         failures += 1
                         continue
                     case = {"id": f"{pair}/{name}", "options": options, "frames": v["frames"]}
-                    for metric, key in metrics.items():
-                        case[metric] = columns.get(key, [None] * v["frames"])
+                    for metric in metrics:
+                        case[metric] = columns.get(keys[metric], [None] * v["frames"])
+                    if all(x is None for metric in metrics for x in case[metric]):
+                        print(f"error: {pair}/{name}: the driver gave no score under any key asked for", file=sys.stderr)
+                        failures += 1
+                        continue
                     cases.append(case)
-                errors = []
                 if pair in PLAN.get("refusals_on", []):
                     for name, options in PLAN["refusals"].items():
-                        columns, res = driver_scores(a.driver, ref, dist, v, options, list(metrics.values()))
+                        columns, res = driver_scores(a.driver, ref, dist, v, options, list(default_keys.values()))
                         errors.append({"id": f"{pair}/{name}", "options": options, "refused_by_libvmaf": columns is None})
                 doc = {
                     "feature": a.feature,

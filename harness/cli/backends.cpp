@@ -55,8 +55,26 @@ void add_features(CLI::App& app, int& rc) {
   auto as_json = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand("features", "List the features: metrics, stages, options and twins");
   sub->add_flag("--json", *as_json, "One JSON array for scripts: name, reference, reads_distorted, metrics, stages, options, twins");
-  sub->callback([as_json, &rc] {
+  auto keys_of = std::make_shared<std::string>();
+  auto options = std::make_shared<std::vector<std::string>>();
+  sub->add_option("--libvmaf-keys", *keys_of,
+                  "Print one JSON object instead: each metric of FEATURE under --option, and the key libvmaf's feature collector "
+                  "stores it under (what the libvmaf driver's --metric takes)");
+  sub->add_option("--option", *options, "NAME=VALUE for --libvmaf-keys (repeatable)");
+  sub->callback([as_json, keys_of, options, &rc] {
     rc = 0;
+    if (!keys_of->empty()) {
+      const FeatureDescriptor& f = feature_or_throw(*keys_of, "--libvmaf-keys");
+      const OptionList given = parse_option_flags(*options);
+      for (const auto& [name, value] : given)
+        if (find_option(f.options, name) == nullptr)
+          throw UsageError("--option", name + "=" + value, fmt::format("feature {} has no option '{}'", f.name, name));
+      nlohmann::json keys = nlohmann::json::object();
+      for (const LibvmafName& n : f.libvmaf_names)
+        keys[std::string(n.metric)] = libvmaf_metric_name(f, n.metric, given, LibvmafKey::collector);
+      fmt::print("{}\n", keys.dump(1));
+      return;
+    }
     if (*as_json) {
       nlohmann::json list = nlohmann::json::array();
       for (const FeatureDescriptor* f : features()) {
