@@ -375,12 +375,12 @@ BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
   const auto& outside = summary["environment"]["outside_twins"];
   BOOST_TEST_REQUIRE(outside.size() == 1u, outside.dump());
   BOOST_TEST(outside[0]["twin"] == "exec-self");
-  BOOST_TEST(outside[0]["features"] == nlohmann::json::array({"float_motion", "motion", "psnr"}), outside.dump());
+  BOOST_TEST(outside[0]["features"] == nlohmann::json::array({"float_motion", "motion", "psnr", "vif"}), outside.dump());
   BOOST_TEST(outside[0]["sha256"] == records.front().twin_provenance["sha256"]);
   BOOST_TEST(contains(outside[0].value("version", ""), "twinproof"));
   BOOST_TEST(!outside[0].contains("command"));  // a cell's command line stays in its record
   const std::string sha = outside[0]["sha256"];
-  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "twin exec-self (float_motion, motion, psnr) · executable "));
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "twin exec-self (float_motion, motion, psnr, vif) · executable "));
   BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "sha256 " + sha));
   BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "sha256 " + sha));
   BOOST_TEST(contains(test::read_file(dir / "r" / "junit.xml"), "<property name=\"sha256\" value=\"" + sha + "\""));

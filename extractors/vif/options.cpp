@@ -1,0 +1,26 @@
+#include "extractors/vif/options.hpp"
+
+#include <cstddef>
+
+namespace twinproof::vif {
+
+std::span<const OptionSpec> option_table() {
+  using O = VifOptions;
+  // libvmaf names its outputs after the two feature parameters when they leave their defaults
+  // (`_egl_1`, `_ssclz`); debug only adds outputs.
+  static const OptionSpec table[] = {
+      {.name = "debug", .alias = nullptr, .type = OptionType::boolean, .default_text = "false", .min = 0, .max = 0,
+       .offset = offsetof(O, debug), .help = "emit vif, vif_num, vif_den and each scale's numerator and denominator too",
+       .names_output = false},
+      {.name = "vif_enhn_gain_limit", .alias = "egl", .type = OptionType::real, .default_text = "100", .min = 1.0, .max = 100.0,
+       .offset = offsetof(O, vif_enhn_gain_limit), .help = "the cap on the gain g = sigma12 / sigma1^2 (1: no enhancement counts)",
+       .names_output = true},
+      {.name = "vif_skip_scale0", .alias = "ssclz", .type = OptionType::boolean, .default_text = "false", .min = 0, .max = 0,
+       .offset = offsetof(O, vif_skip_scale0), .help = "skip scale 0's statistics: vif_scale0 is 0", .names_output = true},
+  };
+  return table;
+}
+
+VifOptions parse_options(const OptionList& given) { return parse_options_as<VifOptions>(option_table(), given); }
+
+}  // namespace twinproof::vif
