@@ -1,3 +1,4 @@
+#include "harness/json_file.hpp"
 #include "harness/gate_record.hpp"
 
 #include <cerrno>
@@ -39,7 +40,7 @@ void GateRecorder::record(CellResult r) {
   std::lock_guard lock(mu_);
   if (!fatal_.empty()) return;
   if (record_.is_open()) {
-    record_ << to_json(r).dump() << "\n";
+    record_ << json_text(to_json(r)) << "\n";
     if (!record_.flush()) {
       fatal_ = fmt::format("cannot append the verdict of {} ({}): the run stopped", r.cell.id, std::strerror(errno));
       stop_ = true;

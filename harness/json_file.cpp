@@ -89,15 +89,16 @@ json parse_json_text(std::string_view text, const std::string& file, const std::
   return parse_bounded(text, file, field);
 }
 
+std::string json_text(const json& j, int indent) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
+
 std::string json_excerpt(const json& j) {
   if (j.is_array()) return fmt::format("an array of {}", j.size());
   if (j.is_object()) return fmt::format("an object of {} keys", j.size());
   if (j.is_string()) {
     const std::string& s = j.get_ref<const std::string&>();
-    return s.size() > 40 ? json(s.substr(0, 40)).dump(-1, ' ', false, json::error_handler_t::replace) + "..."
-                         : j.dump(-1, ' ', false, json::error_handler_t::replace);
+    return s.size() > 40 ? json_text(json(s.substr(0, 40))) + "..." : json_text(j);
   }
-  return j.dump();
+  return json_text(j);
 }
 
 void reject_unknown_keys(const json& object, std::span<const std::string_view> known, const std::string& file,

@@ -33,6 +33,10 @@ std::string read_text_file(const std::filesystem::path& file, const std::string&
 // One JSON text (a line of results.jsonl), with the same limits; `field` says where it came from.
 nlohmann::json parse_json_text(std::string_view text, const std::string& file, const std::string& field);
 
+// A JSON value as text for a file or a line twinproof writes: bytes of its strings that are not
+// UTF-8 (from outside: a program's stderr, a file name) become U+FFFD instead of failing the run.
+std::string json_text(const nlohmann::json& j, int indent = -1);
+
 // A short, printable rendering of a value for an error message: scalars as JSON (strings cut at
 // 40 characters), containers as "an array of N" / "an object of N keys".
 std::string json_excerpt(const nlohmann::json& j);

@@ -1,3 +1,4 @@
+#include "harness/json_file.hpp"
 #include "harness/report.hpp"
 
 #include "harness/paths.hpp"
@@ -62,7 +63,7 @@ json outside_twins(const std::vector<CellResult>& results) {
     if (!r.twin_provenance.is_object() || r.twin_provenance.empty()) continue;
     json identity = r.twin_provenance;
     identity.erase("command");
-    json& entry = seen[r.cell.twin + "\n" + identity.dump()];
+    json& entry = seen[r.cell.twin + "\n" + json_text(identity)];
     if (entry.is_null()) {
       entry = identity;
       entry["twin"] = r.cell.twin;
@@ -168,7 +169,7 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
   suites.append_attribute("timestamp") = timestamp.c_str();
   std::ostringstream xml;
   doc.save(xml, "  ");
-  write_file(file, xml.str(), "JUnit XML");
+  write_file(file, xml_text(xml.str()), "JUnit XML");
 }
 
 // Heatmap colour of a cell: its status, and for passes how far from exact it was.
@@ -407,9 +408,9 @@ void render_reports(const fs::path& dir, const std::vector<CellResult>& all, con
                         {"exit_code", exit_code_for(results, end)},
                         {"notes", notes},
                         {"cells", cells}};
-  write_text(dir / "summary.json", summary.dump(1) + "\n");
+  write_text(dir / "summary.json", json_text(summary, 1) + "\n");
   write_junit(dir / "junit.xml", results, env);
-  write_text(dir / "summary.md", markdown_summary(results, env, notes, end));
+  write_text(dir / "summary.md", xml_text(markdown_summary(results, env, notes, end)));
   write_text(dir / "report.html", html_report(results, env, notes, end));
 }
 

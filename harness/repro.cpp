@@ -181,8 +181,8 @@ std::string write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned f
                {"with_mutants", o.with_mutants}});
   if (clips.distorted)
     cell["distorted_sha256"] = write_frames(*clips.distorted, o.bundle / "distorted.y4m", t.first_label, from, to).first;
-  write_file(o.bundle / "cell.json", cell.dump(2) + "\n", "the bundle's cell.json");
-  write_file(o.bundle / "environment.json", environment_fingerprint().dump(2) + "\n", "the bundle's environment.json");
+  write_file(o.bundle / "cell.json", json_text(cell, 2) + "\n", "the bundle's cell.json");
+  write_file(o.bundle / "environment.json", json_text(environment_fingerprint(), 2) + "\n", "the bundle's environment.json");
   write_file(o.bundle / "commands.txt",
              fmt::format("# Replays this repro (frames {} to {} of {}) on any machine with twinproof:\n"
                          "twinproof repro --bundle {}{}\n# The original run:\n{}\n",

@@ -1,3 +1,4 @@
+#include "harness/json_file.hpp"
 #include "harness/vmaf_output.hpp"
 
 #include <cmath>
@@ -64,14 +65,14 @@ Pooled pool(const ScoreTable& t, const std::string& metric) {
 
 // A JSON number: null where JSON has none (NaN, infinities), as libvmaf writes them.
 std::string json_number(double v, NumberStyle style) { return std::isfinite(v) ? format_number(v, style) : "null"; }
-std::string quoted(const std::string& s) { return json(s).dump(); }
+std::string quoted(const std::string& s) { return json_text(json(s)); }
 
 std::string render_json(const VmafDocument& d, NumberStyle style) {
   const ScoreTable& t = *d.table;
   std::string out = "{\n";
   out += fmt::format("  \"version\": {},\n", quoted(d.version));
   out += fmt::format("  \"fps\": {},\n", std::isfinite(d.fps) ? fmt::format("{:.2f}", d.fps) : "null");
-  if (!d.provenance.is_null()) out += fmt::format("  \"twinproof\": {},\n", d.provenance.dump());
+  if (!d.provenance.is_null()) out += fmt::format("  \"twinproof\": {},\n", json_text(d.provenance));
   out += "  \"frames\": [";
   bool first_frame = true;
   for (unsigned i = 0; i < t.frames(); ++i) {

@@ -31,6 +31,7 @@
 #include "harness/matrix.hpp"
 #include "harness/parallel.hpp"
 #include "harness/paths.hpp"
+#include "harness/markup.hpp"
 #include "harness/report.hpp"
 #include "harness/watchdog.hpp"
 #include "tests/support.hpp"
@@ -553,6 +554,39 @@ BOOST_AUTO_TEST_CASE(max_failures_stops_the_run_and_says_so) {
   BOOST_TEST(read_results(dir / "r" / "results.jsonl").size() == 2u);  // no-verdict cells are never recorded
   const auto stopped = std::find_if(out.results.begin(), out.results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
   BOOST_TEST(contains(stopped->detail, "stopped after 2 failing or erroring cell(s) (--max-failures 2)"));
+}
+
+BOOST_AUTO_TEST_CASE(bytes_from_outside_never_break_a_report) {
+  // A program's stderr, a file name or a plugin's version may hold any bytes: invalid UTF-8
+  // (a stray continuation byte, an overlong '/', a surrogate, a cut sequence), controls, and
+  // U+FFFF, which XML 1.0 does not allow. Every report is still written and well-formed, each
+  // such byte shown as U+FFFD; well-formed text (é, U+1D11E) is kept.
+  const std::string hostile = std::string("said: \x80 \xC0\xAF \xED\xA0\x80 \x01 \xEF\xBF\xBF caf\xC3\xA9 \xF0\x9D\x84\x9E \xE2\x82");
+  BOOST_TEST(xml_text(hostile) == "said: \xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD "
+                                  "\xEF\xBF\xBD caf\xC3\xA9 \xF0\x9D\x84\x9E \xEF\xBF\xBD\xEF\xBF\xBD");
+  CellResult failed;
+  failed.cell.id = "psnr/exec-x/pan576~noise4/8b/420/default";
+  failed.cell.feature = "psnr";
+  failed.cell.twin = "exec-x";
+  failed.status = CellStatus::error;
+  failed.detail = "tool error: x exited with status 3; " + hostile;
+  failed.twin_provenance = {{"executable", "/tmp/x\xff"}, {"version", "x 1.0 \xfe"}};
+  TempDir dir;
+  render_reports(dir / "r", {failed}, nlohmann::json::object());
+  const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+  BOOST_TEST(summary["verdict"] == run_verdict({failed}));
+  BOOST_TEST(summary["exit_code"] == exit_code_for({failed}, {}));
+  BOOST_TEST(summary["exit_code"] != 0);
+  // JSON may hold U+FFFF (it is UTF-8); the markup and the markdown may not.
+  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.json"), "\xEF\xBF\xBD"));
+  for (const char* report : {"junit.xml", "report.html", "summary.md"}) {
+    const std::string text = test::read_file(dir / "r" / report);
+    BOOST_TEST(xml_text(text) == text, report << " holds a byte XML or UTF-8 does not allow");
+    BOOST_TEST(contains(text, "\xEF\xBF\xBD"), report);
+  }
+  pugi::xml_document junit;
+  BOOST_TEST(static_cast<bool>(junit.load_file((dir / "r" / "junit.xml").c_str())));
+  BOOST_TEST(junit.child("testsuites").attribute("errors").as_int() == 1);
 }
 
 BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {

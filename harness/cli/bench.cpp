@@ -12,6 +12,7 @@
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
 #include "extractors/row_bands.hpp"
+#include "harness/json_file.hpp"
 #include "harness/bench_compare.hpp"
 #include "harness/calibration.hpp"
 #include "harness/cli/bench.hpp"
@@ -265,7 +266,7 @@ int run_bench(const BenchArgs& a) {
     report["sizes"].push_back(size_report);
   }
   if (!a.json.empty()) {
-    write_file(a.json, report.dump(2) + "\n", "the JSON output");
+    write_file(a.json, json_text(report, 2) + "\n", "the JSON output");
   }
   if (old_run) {
     const int compared = print_comparison(*old_run, bench_run_from_json(report, "this run"));

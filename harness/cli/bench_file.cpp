@@ -23,6 +23,7 @@
 
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
+#include "harness/json_file.hpp"
 #include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/input.hpp"
@@ -450,7 +451,7 @@ int run_bench_from_file(const BenchArgs& a) {
                                    {"threads", threads},
                                    {"device", a.device}}},
                                  {"sizes", nlohmann::json::array({size_report})}};
-  if (!a.json.empty()) write_file(a.json, report.dump(2) + "\n", "the JSON output");
+  if (!a.json.empty()) write_file(a.json, json_text(report, 2) + "\n", "the JSON output");
   if (old_run) {
     const int compared = print_comparison(*old_run, bench_run_from_json(report, "this run"));
     if (rc == kExitPass) rc = compared;

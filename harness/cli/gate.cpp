@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "extractors/devices.hpp"
+#include "harness/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/calibrate.hpp"
 #include "harness/environment.hpp"
@@ -233,7 +234,7 @@ int run_merge(const MergeArgs& a) {
   notes.push_back(fmt::format("merged {} shard(s), {} cells", a.shards.size(), merged.size()));
   const FolderLock lock(a.out, "--out");
   std::string record;
-  for (const CellResult& r : merged) record += to_json(r).dump() + "\n";
+  for (const CellResult& r : merged) record += json_text(to_json(r)) + "\n";
   write_file(fs::path(a.out) / "results.jsonl", record, "the merged results record");
   std::string list;
   for (const std::string& id : expected) list += id + "\n";

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "extractors/feature.hpp"
+#include "harness/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/paths.hpp"
 #include "harness/errors.hpp"
@@ -131,7 +132,7 @@ int check(const CheckArgs& a) {
     const nlohmann::json doc = {{"backend", a.backend.empty() ? "reference" : a.backend},
                                 {"tolerance", a.places > 0 ? Tolerance::at_places(a.places).describe() : "exact"},
                                 {"cases", record}};
-    write_file(a.json, doc.dump(1) + "\n", "the JSON report");
+    write_file(a.json, json_text(doc, 1) + "\n", "the JSON report");
   }
   if (t.errors) return kExitError;
   return not_passed == 0 ? kExitPass : kExitFail;

@@ -321,6 +321,36 @@ def cases():
     add(Case("bench --json /dev/full", ["bench", "--backends", "cpu", "--sizes", "32x16", "--frames", "2", "--reps", "1",
                                         "--json", "/dev/full"], 2, "cannot write"))
 
+    # Bytes from outside that neither UTF-8 nor XML allow (D4, D13): an outside program's stderr
+    # (and so its cell's detail) with a stray byte, U+FFFE, U+FFFF and a control. The run ends
+    # with its verdict (the program fails where the reference scores: an error, exit 2), and
+    # every report is written and well-formed, the bytes shown as U+FFFD.
+    def reports_well_formed(tmp):
+        import xml.etree.ElementTree as ET
+        r = os.path.join(tmp, "r")
+        try:
+            summary = json.load(open(os.path.join(r, "summary.json"), encoding="utf-8"))
+            ET.parse(os.path.join(r, "junit.xml"))
+            for name in ("results.jsonl", "summary.md", "report.html"):
+                open(os.path.join(r, name), encoding="utf-8").read()
+            for line in open(os.path.join(r, "results.jsonl"), encoding="utf-8"):
+                json.loads(line)
+        except Exception as e:  # noqa: BLE001 - any failure to read a report back is the finding
+            return f"a report is not well-formed: {e}"
+        if summary["exit_code"] != 2 or "\ufffd" not in open(os.path.join(r, "results.jsonl"), encoding="utf-8").read():
+            return f"summary says exit {summary['exit_code']}, or the bytes are not shown as U+FFFD"
+        return None
+    bytes_twin = {"schema": 1, "twins": [{
+        "name": "bytes", "features": ["float_motion"], "summary": "prints bytes no report may hold", "executable": {"program": "sh"},
+        "command": ["{exe}", "-c", "printf 'bad \\200 \\357\\277\\276 \\357\\277\\277 \\001 end\\n' >&2; exit 3", "sh", "{input}", "{output}"],
+        "output": {"format": "csv"}}]}
+    add(Case("exec twin whose stderr is neither UTF-8 nor XML", ["gate", "--quiet", "--twins", "{tmp}/t.json", "--matrix", "{tmp}/m.json",
+                                                                "--calibration", "{tmp}/c.json", "--report-dir", "{tmp}/r"], 2, "bad",
+             files={"t.json": json.dumps(bytes_twin), "c.json": table([dict(CALIBRATION_ROW, twin="bytes")]),
+                    "m.json": matrix(axes={"twin": ["bytes"], "vector": ["flash64"], "bitdepth": ["native"], "chroma": ["native"],
+                                           "options": ["default"]})},
+             check=reports_well_formed))
+
     # 8. One run per report folder.
     add(Case("second gate into a locked report folder", GATE + ["--report-dir", "{tmp}/r"], 2, "pid 4242",
              setup=lock_held("r")))
