@@ -13,6 +13,7 @@
 #include <span>
 
 #include "extractors/cuda/copy_pool.hpp"
+#include "extractors/cuda/frame_order.hpp"
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/float_motion/motion.hpp"
@@ -115,18 +116,8 @@ class CudaEngine final : public MotionEngine {
   }
 
   std::optional<double> take(bool wait) override {
-    for (;;) {
-      if (auto s = ready_.take()) return s;
-      if (!inflight_.empty() && (wait || done_[inflight_.front().slot]->done())) {
-        collect();
-        continue;
-      }
-      if (wait && inflight_.empty() && staged_ > 0) {
-        launch();  // a partial batch: the caller needs its scores now
-        continue;
-      }
-      return std::nullopt;
-    }
+    return cuda::take_in_frame_order(wait, ready_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_,
+                                     [&] { collect(); }, [&] { launch(); });
   }
 
   std::optional<Probe> inspect(Stage stage) const override {

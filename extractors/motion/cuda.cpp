@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "extractors/cuda/copy_pool.hpp"
+#include "extractors/cuda/frame_order.hpp"
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/motion/frame_loop.hpp"
@@ -96,18 +97,8 @@ class CudaSadEngine final : public SadEngine {
   }
 
   std::optional<std::uint64_t> take(bool wait) override {
-    for (;;) {
-      if (auto t = queue_.take()) return t;
-      if (!inflight_.empty() && (wait || done_[inflight_.front().slot]->done())) {
-        collect();
-        continue;
-      }
-      if (wait && inflight_.empty() && staged_ > 0) {
-        launch();  // a partial batch: the caller needs its totals now
-        continue;
-      }
-      return std::nullopt;
-    }
+    return cuda::take_in_frame_order(wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_,
+                                     [&] { collect(); }, [&] { launch(); });
   }
 
   std::optional<Probe> inspect(std::string_view stage) const override {

@@ -1,0 +1,231 @@
+// The device side of a pair feature's CUDA twin, written once: frame pairs go to the device in
+// batches, each picture's scored planes into a device slot laid out as the file lays them out
+// (page-locked pictures straight from their memory, consecutive frames of one allocation merged
+// into one copy; others through pinned staging filled by several copy threads), on an upload
+// stream. The feature enqueues its kernels for a whole batch on a compute stream that waits for
+// the batch's uploads, and the copy of the batch's sums back; kInFlight batches are in flight, so
+// the next one uploads while this one computes. Sums come back in frame order.
+// A feature's engine derives from PairBatches<ItsEngineInterface> and supplies compute(),
+// read_back() and result(); its init() calls setup().
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "extractors/cuda/copy_pool.hpp"
+#include "extractors/cuda/frame_order.hpp"
+#include "extractors/cuda/merged_upload.hpp"
+#include "extractors/cuda/runtime.hpp"
+#include "extractors/extractor.hpp"
+#include "extractors/ready_queue.hpp"
+
+namespace twinproof::cuda {
+
+template <class Engine>
+class PairBatches : public Engine {
+ public:
+  using Sums = typename Engine::Result;
+  static constexpr int kMaxBatch = 8;   // frame pairs a launch
+  static constexpr int kInFlight = 2;   // batches uploading or computing at once
+  static constexpr int kMergedFrames = 4;  // frames of one allocation a copy (MergedUpload)
+
+  void submit(const PictureView& ref, const PictureView& dist) final {
+    use_device(ctx_.device);  // the calling thread may not be the one that ran init
+    if (staged_ == 0)
+      while (inflight_.size() >= kInFlight) collect();  // slot k's staging and device slots are free again
+    const bool ref_in_place = place(ref, 0), dist_in_place = place(dist, 1);
+    // A page-locked picture whose owner does not keep it is the caller's again once submit
+    // returns: its upload must be done by then.
+    if ((ref_in_place && !ref.keep) || (dist_in_place && !dist.keep)) {
+      flush_uploads();
+      upload_->sync();
+    }
+    if (++staged_ == batch_) launch();
+  }
+
+  std::optional<Sums> take(bool wait) final {
+    use_device(ctx_.device);
+    return cuda::take_in_frame_order(wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_,
+                                     [&] { collect(); }, [&] { launch(); });
+  }
+
+  std::optional<double> device_ms() const final { return device_ms_; }
+
+ protected:
+  explicit PairBatches(const ExtractorContext& ctx)
+      : ctx_(ctx), pool_(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u) - 1) {}
+
+  // Sets the batches up for pairs of `fmt` whose first `planes` planes are read, `batch` pairs a
+  // launch (at most kMaxBatch). The end of the feature's init, once its own buffers are sized.
+  void setup(const Format& fmt, int planes, int batch) {
+    use_device(ctx_.device);
+    upload_ = std::make_unique<Stream>();
+    compute_ = std::make_unique<Stream>();
+    fmt_ = fmt;
+    planes_ = planes;
+    batch_ = std::clamp(batch, 1, kMaxBatch);
+    frame_bytes_ = 0;
+    for (int k = 0; k < planes; ++k) {
+      const PlaneSize stored = stored_plane_size(fmt, k);
+      offset_[k] = frame_bytes_;
+      frame_bytes_ += static_cast<std::size_t>(stored.w) * stored.h * fmt.bytes_per_sample();
+    }
+    for (auto* slots : {&ref_slots_, &dist_slots_}) slots->resize(frame_bytes_ * kInFlight * batch_);
+    for (int k = 0; k < kInFlight; ++k) {
+      staging_[k] = PinnedBuffer<std::uint8_t>(HostUse::kHostWritesOnly);
+      staging_[k].resize(2 * frame_bytes_ * batch_);  // the batch's reference pictures, then its distorted ones
+      uploaded_[k] = std::make_unique<Event>();
+      done_[k] = std::make_unique<Event>();
+      start_[k] = std::make_unique<Event>(true);
+      stop_[k] = std::make_unique<Event>(true);
+      kept_[k].clear();
+    }
+    inflight_.clear();
+    queue_.clear();
+    staged_ = 0;
+    batches_ = 0;
+    device_ms_ = 0;
+  }
+
+  // The feature's kernels for the `frames` pairs of batch slot `slot` (frame_plane() gives their
+  // planes), on `stream`, after their uploads. Timed as the batch's device time.
+  virtual void compute(int slot, int frames, cudaStream_t stream) = 0;
+  // The copies that bring the batch's sums to the host, on `stream`, after compute().
+  virtual void read_back(int slot, int frames, cudaStream_t stream) = 0;
+  // Frame `frame` of batch slot `slot`'s sums, once the batch is done (called in frame order).
+  virtual Sums result(int slot, int frame) = 0;
+
+  // Plane `plane` of the reference (half 0) or distorted (half 1) picture of frame `frame` of
+  // batch slot `slot`, on the device: stored_plane_size(format(), plane) samples as the file
+  // stores them.
+  const std::uint8_t* frame_plane(int half, int slot, int frame, int plane) const {
+    const std::size_t at = frame_bytes_ * static_cast<std::size_t>(slot * batch_ + frame) + offset_[plane];
+    return (half == 0 ? ref_slots_ : dist_slots_).get() + at;
+  }
+  const ExtractorContext& context() const { return ctx_; }
+  const Format& format() const { return fmt_; }
+  int batch() const { return batch_; }
+
+ private:
+  struct Batch {
+    int slot = 0;
+    int frames = 0;
+  };
+
+  // Whether the picture's scored planes lie back to back as in a slot: then one copy takes them all.
+  bool packed(const PictureView& pic) const {
+    for (int k = 0; k < planes_; ++k) {
+      const PlaneSize stored = stored_plane_size(fmt_, k);
+      if (pic.stride[k] != static_cast<std::ptrdiff_t>(stored.w) * fmt_.bytes_per_sample()) return false;
+      if (pic.data[k] != pic.data[0] + offset_[k]) return false;
+    }
+    return true;
+  }
+
+  // Puts one picture of the frame being staged on its way to its device slot: uploaded from where
+  // it is when page-locked (true), else copied into the batch's staging. half 0: the reference.
+  bool place(const PictureView& pic, int half) {
+    const int k = static_cast<int>(batches_ % kInFlight);
+    const bool in_place = is_page_locked(pic.data[0]);
+    staged_from_host_[half][staged_] = !in_place;
+    if (!in_place) {
+      stage_picture(pic, staging_[k].get() + frame_bytes_ * static_cast<std::size_t>(half * batch_ + staged_));
+      return false;
+    }
+    upload_picture(pic, const_cast<std::uint8_t*>(frame_plane(half, k, staged_, 0)), half == 0 ? ref_runs_ : dist_runs_);
+    // Samples whose owner keeps them unchanged are held until the batch is collected (its upload
+    // is done by then).
+    if (pic.keep) kept_[k].push_back(pic.keep);
+    return true;
+  }
+
+  void upload_picture(const PictureView& pic, std::uint8_t* dst, MergedUpload& runs) {
+    const cudaStream_t up = upload_->get();
+    if (packed(pic)) {
+      runs.add(dst, pic.data[0], frame_bytes_, frame_bytes_, 1, pic.keep.get(), up);
+      return;
+    }
+    for (int k = 0; k < planes_; ++k) {
+      const PlaneSize stored = stored_plane_size(fmt_, k);
+      const std::size_t row_bytes = static_cast<std::size_t>(stored.w) * fmt_.bytes_per_sample();
+      runs.add(dst + offset_[k], pic.data[k], static_cast<std::size_t>(pic.stride[k]), row_bytes, static_cast<std::size_t>(stored.h),
+               pic.keep.get(), up);
+    }
+  }
+
+  void stage_picture(const PictureView& pic, std::uint8_t* dst) {
+    for (int k = 0; k < planes_; ++k) {
+      const PlaneSize stored = stored_plane_size(fmt_, k);
+      const std::size_t row_bytes = static_cast<std::size_t>(stored.w) * fmt_.bytes_per_sample();
+      pool_.copy_rows(dst + offset_[k], pic.data[k], pic.stride[k], row_bytes, static_cast<std::size_t>(stored.h));
+    }
+  }
+
+  void flush_uploads() {
+    ref_runs_.flush();
+    dist_runs_.flush();
+  }
+
+  void launch() {
+    const int k = static_cast<int>(batches_ % kInFlight);
+    const int n = staged_;
+    const cudaStream_t up = upload_->get(), s = compute_->get();
+    for (int half = 0; half < 2; ++half) {
+      MergedUpload& runs = half == 0 ? ref_runs_ : dist_runs_;
+      const std::uint8_t* staged = staging_[k].get() + frame_bytes_ * static_cast<std::size_t>(half) * batch_;
+      for (int f = 0; f < n; ++f)
+        if (staged_from_host_[half][f])
+          runs.add(const_cast<std::uint8_t*>(frame_plane(half, k, f, 0)), staged + frame_bytes_ * f, frame_bytes_, frame_bytes_, 1,
+                   staging_[k].get(), up);
+    }
+    flush_uploads();
+    uploaded_[k]->record(up);
+    TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
+    start_[k]->record(s);
+    compute(k, n, s);
+    stop_[k]->record(s);
+    read_back(k, n, s);
+    done_[k]->record(s);
+    inflight_.push_back({k, n});
+    staged_ = 0;
+    ++batches_;
+  }
+
+  // Waits for the oldest batch and queues each frame's sums, in frame order.
+  void collect() {
+    const Batch b = inflight_.front();
+    inflight_.pop_front();
+    done_[b.slot]->sync();
+    kept_[b.slot].clear();  // uploaded: the samples go back to their owner
+    device_ms_ += elapsed_ms(*start_[b.slot], *stop_[b.slot]);
+    for (int f = 0; f < b.frames; ++f) queue_.push(result(b.slot, f));
+  }
+
+  const ExtractorContext ctx_;
+  CopyPool pool_;
+  MergedUpload ref_runs_{kMergedFrames}, dist_runs_{kMergedFrames};
+  Format fmt_{};
+  int planes_ = 1;
+  int batch_ = kMaxBatch;
+  std::size_t frame_bytes_ = 0;  // a slot: the scored planes as stored
+  std::size_t offset_[3] = {0, 0, 0};
+  DeviceBuffer<std::uint8_t> ref_slots_, dist_slots_;  // batch k's frame f in slot k * batch + f
+  PinnedBuffer<std::uint8_t> staging_[kInFlight];
+  bool staged_from_host_[2][kMaxBatch] = {};  // [reference, distorted][frame of the batch]
+  std::vector<std::shared_ptr<const void>> kept_[kInFlight];  // samples uploaded from in place, per batch slot
+  std::unique_ptr<Stream> upload_, compute_;
+  std::unique_ptr<Event> uploaded_[kInFlight], done_[kInFlight], start_[kInFlight], stop_[kInFlight];
+  std::deque<Batch> inflight_;
+  ReadyQueue<Sums> queue_;
+  int staged_ = 0;
+  unsigned batches_ = 0;
+  double device_ms_ = 0;
+};
+
+}  // namespace twinproof::cuda
