@@ -71,15 +71,18 @@ std::vector<PtxViolation> check_ptx_contract(const std::string& ptx) {
       if (op.empty()) continue;
       const std::vector<std::string> parts = split(op, '.');
       const std::string& base = parts[0];
-      const bool f32 = has(parts, "f32");
+      const bool f32 = has(parts, "f32"), f64 = has(parts, "f64");
       const bool rounded = has(parts, "rn") || has(parts, "rz") || has(parts, "rm") || has(parts, "rp");
       const auto flag = [&](const char* rule) {
         out.push_back({k.name, k.first_line + 1 + static_cast<int>(i), op, rule});
       };
       if (has(parts, "approx")) flag("approximate operation");
       else if (f32 && (base == "fma" || base == "mad")) flag("fused multiply-add on f32");
+      else if (f64 && (base == "fma" || base == "mad")) flag("fused multiply-add on f64");
       else if (f32 && (base == "add" || base == "sub" || base == "mul" || base == "div") && !rounded)
         flag("f32 arithmetic without an explicit rounding mode (ptxas may contract it)");
+      else if (f64 && (base == "add" || base == "sub" || base == "mul" || base == "div") && !rounded)
+        flag("f64 arithmetic without an explicit rounding mode (ptxas may contract it)");
       else if (f32 && has(parts, "ftz")) flag("flush-to-zero on f32");
       if (row_sad) {
         if (base == "shfl") flag("warp shuffle in a row-SAD kernel");

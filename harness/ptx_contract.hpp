@@ -1,7 +1,7 @@
 // The numerics contract of device code, checked on the PTX that nvcc emits (no GPU needed).
-// Every kernel: no fused multiply-add on f32, every f32 add/sub/mul/div with an explicit IEEE
-// rounding mode (PTX without one lets ptxas contract it into an FMA), no flush-to-zero, no
-// approximate operations. Row-SAD kernels (name contains "row_sad") in addition: no warp
+// Every kernel: no fused multiply-add on f32 or f64, every f32 and f64 add/sub/mul/div with an
+// explicit IEEE rounding mode (PTX without one lets ptxas contract it into an FMA), no
+// flush-to-zero, no approximate operations. Row-SAD kernels (name contains "row_sad") in addition: no warp
 // shuffle, no atomic or reduction instruction, no f64 addition: each row is one thread's sum.
 #pragma once
 

@@ -27,6 +27,9 @@ BOOST_AUTO_TEST_CASE(checker_flags_each_rule_on_handwritten_ptx) {
 	add.rn.ftz.f32 	%f10, %f1, %f2;
 	div.approx.f32 	%f11, %f1, %f2;
 	shfl.sync.down.b32 	%r1, %r2, 16, 31, -1;
+	div.rn.f64 	%fd1, %fd2, %fd3;
+	fma.rn.f64 	%fd4, %fd1, %fd2, %fd3;
+	mul.f64 	%fd5, %fd1, %fd2;
 	ret;
 }
 .visible .entry _Z14row_sad_kernelPf(
@@ -46,9 +49,10 @@ BOOST_AUTO_TEST_CASE(checker_flags_each_rule_on_handwritten_ptx) {
   const auto v = check_ptx_contract(ptx);
   std::vector<std::string> ops;
   for (const auto& x : v) ops.push_back(x.instruction);
-  // Blur kernel: fma, the two unrounded f32 ops, ftz, approx; its shuffle is allowed there.
+  // Blur kernel: fma, the two unrounded f32 ops, ftz, approx, the f64 fma and unrounded f64 mul;
+  // its shuffle and its correctly rounded f64 division are allowed there.
   const std::vector<std::string> expected = {"fma.rn.f32", "add.f32", "mul.f32", "add.rn.ftz.f32", "div.approx.f32",
-                                             "shfl.sync.down.b32", "atom.global.add.f32", "red.global.add.f32", "add.rn.f64"};
+                                             "fma.rn.f64", "mul.f64", "shfl.sync.down.b32", "atom.global.add.f32", "red.global.add.f32", "add.rn.f64"};
   BOOST_TEST(ops == expected, boost::test_tools::per_element());
   BOOST_TEST(v[0].line == 9);
 }
