@@ -212,6 +212,33 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   const std::string bad_metric = field_of(sh_twin("x", "true", R"(, "metrics": {"m": "motion9"})"));
   BOOST_TEST(bad_metric == "twins[0].metrics.m motion9");
   BOOST_TEST(field_of(sh_twin("x", "true") + "," + sh_twin("x", "true")) == "twins[1].name x");
+  // A feature's own metrics and ignored options name one of the twin's features.
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"float_motion": "libvmaf-collector"})")) == "(loaded)");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"vif": "libvmaf"})")) == "twins[0].metrics_by_feature.vif vif");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"float_motion": {"k": "vif_scale0"}})")) ==
+             "twins[0].metrics_by_feature.float_motion.k vif_scale0");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"float_motion": "libvmaf-keys"})")) ==
+             "twins[0].metrics_by_feature.float_motion libvmaf-keys");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"float_motion": "motion_add_uv"})")) ==
+             "twins[0].ignores_options.float_motion \"motion_add_uv\"");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"psnr": ["enable_mse"]})")) == "twins[0].ignores_options.psnr psnr");
+}
+
+BOOST_AUTO_TEST_CASE(libvmafs_cuda_twin_names_each_features_keys_its_own_way) {
+  // Upstream's motion_cuda lacks motion3 (a fixed map of its default keys); vif_cuda has vif's
+  // collector keys but no vif_skip_scale0, whose suffix its keys therefore never carry.
+  const auto twins = load_twins_file(data_root() / "ci" / "twins" / "libvmaf.json");
+  const auto cuda = std::find_if(twins.begin(), twins.end(), [](const ExecTwinSpec& t) { return t.name == "libvmaf-cuda"; });
+  BOOST_TEST_REQUIRE((cuda != twins.end()));
+  BOOST_TEST((cuda->features == std::vector<std::string>{"motion", "vif"}));
+  BOOST_TEST((cuda->keys_of("motion").keys == ExecTwinSpec::Keys::map));
+  BOOST_TEST(cuda->keys_of("motion").key_map.size() == 2u);
+  BOOST_TEST((cuda->keys_of("vif").keys == ExecTwinSpec::Keys::libvmaf_collector));
+  BOOST_TEST((cuda->ignored_options.at("vif") == std::vector<std::string>{"vif_skip_scale0", "ssclz"}));
+  const auto cpu = std::find_if(twins.begin(), twins.end(), [](const ExecTwinSpec& t) { return t.name == "libvmaf"; });
+  BOOST_TEST_REQUIRE((cpu != twins.end()));
+  BOOST_TEST((cpu->keys_of("vif").keys == ExecTwinSpec::Keys::libvmaf_collector));
+  BOOST_TEST(cpu->ignored_options.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_pair_feature_needs_a_command_that_takes_both_clips) {

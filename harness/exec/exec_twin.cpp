@@ -137,13 +137,13 @@ class ExecTwin final : public Extractor {
       auto reference = make_extractor(*find_backend(feature_.name, feature_.reference), {});
       reference->init(fmt, options);
       for (const std::string& m : reference->metrics())
-        if (s.keys != ExecTwinSpec::Keys::map || mapped(m)) metrics_.push_back(m);
+        if (keys().keys != ExecTwinSpec::Keys::map || mapped(m)) metrics_.push_back(m);
     } catch (const ConfigError&) {
       // The program is asked for every metric the feature has, so that it is invoked as for any
       // configuration and its own refusal (or its scores) is what the cell sees.
       reference_refuses_ = true;
       for (std::string_view m : feature_.metrics)
-        if (s.keys != ExecTwinSpec::Keys::map || mapped(std::string(m))) metrics_.emplace_back(m);
+        if (keys().keys != ExecTwinSpec::Keys::map || mapped(std::string(m))) metrics_.emplace_back(m);
     }
     // A fresh folder per instance (TMPDIR, else /tmp), removed with it.
     std::string folder = (fs::temp_directory_path() / "twinproof-exec-XXXXXX").string();
@@ -224,7 +224,7 @@ class ExecTwin final : public Extractor {
   std::vector<std::string> metrics() const override { return metrics_; }
 
   std::optional<std::vector<std::string>> judged_metrics() const override {
-    if (spec_->keys != ExecTwinSpec::Keys::map) return std::nullopt;
+    if (keys().keys != ExecTwinSpec::Keys::map) return std::nullopt;
     return metrics_;
   }
 
@@ -237,26 +237,35 @@ class ExecTwin final : public Extractor {
   }
 
  private:
+  // How the program names this feature's scores.
+  const ExecTwinSpec::MetricKeys& keys() const { return spec_->keys_of(feature_.name); }
+
   bool mapped(const std::string& metric) const {
-    for (const auto& [key, m] : spec_->key_map)
+    for (const auto& [key, m] : keys().key_map)
       if (m == metric) return true;
     return false;
   }
 
   // The program's key for each metric of this configuration.
-  std::vector<std::pair<std::string, std::string>> keys() const {
+  std::vector<std::pair<std::string, std::string>> metric_keys() const {
     std::vector<std::pair<std::string, std::string>> out;  // (key, metric)
-    switch (spec_->keys) {
+    switch (keys().keys) {
       case ExecTwinSpec::Keys::twinproof:
         for (const std::string& m : metrics_) out.emplace_back(m, m);
         break;
       case ExecTwinSpec::Keys::libvmaf:
       case ExecTwinSpec::Keys::libvmaf_collector: {
-        const LibvmafKey which = spec_->keys == ExecTwinSpec::Keys::libvmaf ? LibvmafKey::output : LibvmafKey::collector;
+        const LibvmafKey which = keys().keys == ExecTwinSpec::Keys::libvmaf ? LibvmafKey::output : LibvmafKey::collector;
+        OptionList applied;
+        const auto ignored = spec_->ignored_options.find(feature_.name);
+        for (const auto& option : options_)
+          if (ignored == spec_->ignored_options.end() ||
+              std::find(ignored->second.begin(), ignored->second.end(), option.first) == ignored->second.end())
+            applied.push_back(option);
         for (const std::string& m : metrics_) {
           std::string key;
           try {
-            key = libvmaf_metric_name(feature_, m, options_, which);
+            key = libvmaf_metric_name(feature_, m, applied, which);
           } catch (const ConfigError&) {
             if (!reference_refuses_) throw;
             key = libvmaf_metric_name(feature_, m, {}, which);
@@ -266,7 +275,7 @@ class ExecTwin final : public Extractor {
         break;
       }
       case ExecTwinSpec::Keys::map:
-        for (const auto& [key, m] : spec_->key_map)
+        for (const auto& [key, m] : keys().key_map)
           if (std::find(metrics_.begin(), metrics_.end(), m) != metrics_.end()) out.emplace_back(key, m);
         break;
     }
@@ -306,7 +315,7 @@ class ExecTwin final : public Extractor {
     std::vector<std::string> argv;
     for (const std::string& w : words) {
       if (w == "{metrics}") {
-        for (const auto& [key, metric] : keys())
+        for (const auto& [key, metric] : metric_keys())
           for (const std::string& mw : spec_->metric_words) argv.push_back(fill(mw, {{"key", key}}));
         continue;
       }
@@ -357,7 +366,7 @@ class ExecTwin final : public Extractor {
                        fmt::format("{} exited 0 without a single score under the keys it was asked for: neither scores nor a "
                                    "refusal",
                                    s.name));
-    for (const auto& [key, metric] : keys()) {
+    for (const auto& [key, metric] : metric_keys()) {
       const auto column = scores.values.find(key);
       // Where the reference refuses, whatever the program scored makes the cell fail; a metric
       // it left out is not the question then.

@@ -68,10 +68,38 @@ struct Reader {
   }
 };
 
+// "metrics" (or one feature's entry of "metrics_by_feature"): a way of naming keys, or an object
+// mapping the program's keys to metrics of every one of `features`.
+ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vector<std::string>& features, const std::string& file,
+                                           const std::string& where) {
+  ExecTwinSpec::MetricKeys out;
+  if (metrics.is_string()) {
+    const std::string keys = metrics.get<std::string>();
+    if (keys == "libvmaf") out.keys = ExecTwinSpec::Keys::libvmaf;
+    else if (keys == "libvmaf-collector") out.keys = ExecTwinSpec::Keys::libvmaf_collector;
+    else if (keys == "twinproof") out.keys = ExecTwinSpec::Keys::twinproof;
+    else throw InputError(file, where, keys, "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or an object mapping the program's keys to metrics");
+    return out;
+  }
+  if (!metrics.is_object() || metrics.empty())
+    throw InputError(file, where, json_excerpt(metrics), "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or a non-empty object");
+  out.keys = ExecTwinSpec::Keys::map;
+  for (const auto& [key, metric] : metrics.items()) {
+    if (!metric.is_string()) throw InputError(file, where + "." + key, json_excerpt(metric), "a metric name");
+    for (const std::string& f : features) {
+      const FeatureDescriptor& d = *find_feature(f);
+      if (std::find(d.metrics.begin(), d.metrics.end(), metric.get<std::string>()) == d.metrics.end())
+        throw InputError(file, where + "." + key, metric.get<std::string>(), "not a metric of " + f);
+    }
+    out.key_map[key] = metric.get<std::string>();
+  }
+  return out;
+}
+
 ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
   if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
   reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
-                          "input", "output", "frame_base", "metrics", "metric_words", "bitdepths", "chroma", "unsupported_reason",
+                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "metric_words", "bitdepths", "chroma", "unsupported_reason",
                           "unsupported_exit", "refusal_exits", "timeout_s"},
                       file, where);
   const Reader r{file, t, where};
@@ -158,25 +186,29 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
     s.frame_base = base->get<long long>();
   }
   const auto metrics = t.find("metrics");
-  if (metrics == t.end() || metrics->is_string()) {
-    const std::string keys = metrics == t.end() ? "twinproof" : metrics->get<std::string>();
-    if (keys == "libvmaf") s.keys = ExecTwinSpec::Keys::libvmaf;
-    else if (keys == "libvmaf-collector") s.keys = ExecTwinSpec::Keys::libvmaf_collector;
-    else if (keys == "twinproof") s.keys = ExecTwinSpec::Keys::twinproof;
-    else throw InputError(file, where + ".metrics", keys, "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or an object mapping the program's keys to metrics");
-  } else if (metrics->is_object() && !metrics->empty()) {
-    s.keys = ExecTwinSpec::Keys::map;
-    for (const auto& [key, metric] : metrics->items()) {
-      if (!metric.is_string()) throw InputError(file, where + ".metrics." + key, json_excerpt(metric), "a metric name");
-      for (const std::string& f : s.features) {
-        const FeatureDescriptor& d = *find_feature(f);
-        if (std::find(d.metrics.begin(), d.metrics.end(), metric.get<std::string>()) == d.metrics.end())
-          throw InputError(file, where + ".metrics." + key, metric.get<std::string>(), "not a metric of " + f);
-      }
-      s.key_map[key] = metric.get<std::string>();
+  if (metrics != t.end()) s.metric_keys = parse_metric_keys(*metrics, s.features, file, where + ".metrics");
+  if (const auto by = t.find("metrics_by_feature"); by != t.end()) {
+    if (!by->is_object() || by->empty())
+      throw InputError(file, where + ".metrics_by_feature", json_excerpt(*by), "an object mapping features of the twin to their metrics");
+    for (const auto& [feature, keys] : by->items()) {
+      if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
+        throw InputError(file, where + ".metrics_by_feature." + feature, feature, "not one of the twin's features");
+      s.metric_keys_by_feature[feature] = parse_metric_keys(keys, {feature}, file, where + ".metrics_by_feature." + feature);
     }
-  } else {
-    throw InputError(file, where + ".metrics", json_excerpt(*metrics), "\"libvmaf\", \"twinproof\" or a non-empty object");
+  }
+  if (const auto ig = t.find("ignores_options"); ig != t.end()) {
+    if (!ig->is_object() || ig->empty())
+      throw InputError(file, where + ".ignores_options", json_excerpt(*ig), "an object mapping features of the twin to option names");
+    for (const auto& [feature, names] : ig->items()) {
+      const std::string at = where + ".ignores_options." + feature;
+      if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
+        throw InputError(file, at, feature, "not one of the twin's features");
+      if (!names.is_array() || names.empty()) throw InputError(file, at, json_excerpt(names), "a non-empty array of option names");
+      for (const json& n : names) {
+        if (!n.is_string() || n.get<std::string>().empty()) throw InputError(file, at, json_excerpt(n), "an option name");
+        s.ignored_options[feature].push_back(n.get<std::string>());
+      }
+    }
   }
   if (const auto b = t.find("bitdepths"); b != t.end()) {
     if (!b->is_array() || b->empty()) throw InputError(file, where + ".bitdepths", json_excerpt(*b), "a non-empty array of 8, 10, 12, 16");

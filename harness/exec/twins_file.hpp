@@ -43,10 +43,25 @@ struct ExecTwinSpec {
   // only those metrics are compared.
   // "libvmaf-collector": the keys libvmaf's feature collector stores scores under (what the
   // libvmaf driver is asked for with {metrics}).
-  enum class Keys { libvmaf, libvmaf_collector, twinproof, map } keys = Keys::twinproof;
+  enum class Keys { libvmaf, libvmaf_collector, twinproof, map };
+  struct MetricKeys {
+    Keys keys = Keys::twinproof;
+    std::map<std::string, std::string> key_map;  // Keys::map: the program's key -> metric
+  };
+  MetricKeys metric_keys;  // "metrics": every feature's
+  // "metrics_by_feature": a feature's own, where the program names its features' scores in
+  // different ways (libvmaf's CUDA extractors: motion_cuda lacks motion3, vif_cuda has vif's keys).
+  std::map<std::string, MetricKeys, std::less<>> metric_keys_by_feature;
+  // "ignores_options": per feature, options the program accepts and silently does not apply
+  // (libvmaf passes an option its extractor lacks to no one): libvmaf keys are named as for the
+  // options without them, so that the scores show what the program did.
+  std::map<std::string, std::vector<std::string>, std::less<>> ignored_options;
+  const MetricKeys& keys_of(std::string_view feature) const {
+    const auto it = metric_keys_by_feature.find(feature);
+    return it == metric_keys_by_feature.end() ? metric_keys : it->second;
+  }
   // A template word "{metrics}" expands to these words for each key the cell needs ({key}).
   std::vector<std::string> metric_words = {"--metric", "{key}"};
-  std::map<std::string, std::string> key_map;
   std::vector<int> bitdepths = {8, 10, 12, 16};
   std::vector<Chroma> chroma = {Chroma::c400, Chroma::c420, Chroma::c422, Chroma::c444};
   std::string unsupported_reason;      // why a bit depth or chroma format is not taken
