@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds a self-contained folder for a bare GPU host (glibc 2.36+, an NVIDIA driver, nothing
 # else): twinproof and its tests linked statically (libstdc++, cudart, OpenSSL, libyuv), sm_90
-# machine code plus PTX, the data (manifest, goldens, ci tables), the two small real clips
-# compressed with xz with the real-codec pairs of the smaller, and gpu-check.sh. Usage: scripts/gpu-bundle.sh [OUT_DIR] (default .bundle)
+# machine code plus PTX, compressed with xz (gpu-check.sh unpacks them; by hand: xz -dk bin/*.xz);
+# the data (manifest, goldens, ci tables), the two small real clips compressed with xz with the
+# real-codec pairs of the smaller, and gpu-check.sh.
+# Usage: scripts/gpu-bundle.sh [OUT_DIR] (default .bundle)
 # LIBVMAF_DRIVER=PATH adds a libvmaf driver (scripts/build-libvmaf.sh OUT --cuda ...) for
 # gpu-check.sh's libvmaf part.
 set -euo pipefail
@@ -30,6 +32,8 @@ for bin in "$out"/bin/*; do
     exit 1
   fi
 done
+# The programs travel compressed (about a third of their size); gpu-check.sh unpacks them.
+xz -T"$(nproc)" -6 "$out"/bin/*
 # Recipe vectors are generated there; of the decoded clips only the two small ones travel.
 cache=${TWINPROOF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/twinproof}
 for id in bbb640_t240 city720_f48; do

@@ -7,8 +7,8 @@
 # picks parts, so that a device session can split the work over calls. The libvmaf part gates the
 # libvmaf driver the bundle carries (bin/twinproof-libvmaf-driver, from a libvmaf built with
 # scripts/build-libvmaf.sh --cuda): both of its twins over ci/matrices/libvmaf.json and
-# libvmaf-sweep.json, calibrate on each run, a 1080p cell of libvmaf-cuda with --repeat 30
-# --concurrent 5, and repro of the first failing cell.
+# libvmaf-sweep.json, calibrate on each run, a motion and a vif cell of libvmaf-cuda with
+# --repeat 30 --concurrent 5, and repro of the first failing cell.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${1:-${OUT:-$here/gpu-check-logs}}
@@ -20,6 +20,12 @@ summary="$logs/summary.tsv"
 row() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$summary"; }
 parts=" ${GPU_CHECK_PARTS:-goldens tests sanitizer gate determinism repro bench libvmaf} "
 part() { [[ $parts == *" $1 "* ]]; }
+
+# The bundle's programs travel compressed (gpu-bundle.sh).
+for xz in "$here"/bin/*.xz; do
+  [[ -e $xz ]] || continue
+  [[ -f ${xz%.xz} ]] || xz -d -k "$xz"
+done
 
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader | tee "$logs/device.txt"
@@ -177,14 +183,16 @@ else
       row "calibrate gate-$name" "rc=$?" "$(grep -E "^ +(TIGHTER|LOOSER|NEW|same|NONE) " "$logs/calibrate-$name.txt" | tr '\n' ';' | cut -c1-300)"
     done
   done
-  cell=motion/libvmaf-cuda/cb1080_d1/8b/420/default
-  start=$(date +%s.%N)
-  "${lv[@]}" gate --matrix "$here/ci/matrices/libvmaf.json" --filter "$cell" --repeat 30 --concurrent 5 \
-    --report-dir "$logs/repeat-libvmaf-cuda" >"$logs/repeat-libvmaf-cuda.txt" 2>&1
-  rc=$?
-  secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
-  tail -3 "$logs/repeat-libvmaf-cuda.txt"
-  row "$cell --repeat 30 --concurrent 5" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/repeat-libvmaf-cuda.txt" | tail -1) | ${secs}s wall"
+  for cell in motion/libvmaf-cuda/cb1080_d1/8b/420/default vif/libvmaf-cuda/pan576~noise4/8b/420/default; do
+    start=$(date +%s.%N)
+    name=repeat-libvmaf-cuda-${cell%%/*}
+    "${lv[@]}" gate --matrix "$here/ci/matrices/libvmaf.json" --filter "$cell" --repeat 30 --concurrent 5 \
+      --report-dir "$logs/$name" >"$logs/$name.txt" 2>&1
+    rc=$?
+    secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+    tail -3 "$logs/$name.txt"
+    row "$cell --repeat 30 --concurrent 5" "rc=$rc" "$(grep -E '^gate: [0-9]+ cells of' "$logs/$name.txt" | tail -1) | ${secs}s wall"
+  done
   # The first failing cell (one with a verdict rather than an error, when there is one).
   failing=$(python3 -c "
 import json, sys
