@@ -72,8 +72,16 @@ json outside_twins(const std::vector<CellResult>& results) {
     if (std::find(entry["features"].begin(), entry["features"].end(), r.cell.feature) == entry["features"].end())
       entry["features"].push_back(r.cell.feature);
   }
+  // A cell refused before its program was looked for (a bit depth the twin does not take) has no
+  // executable in its provenance; it names no other program, so where the same twin ran it is
+  // listed once, as it ran.
+  const auto located = [](const json& e) { return !e.value("executable", "").empty() || e.contains("plugin"); };
+  std::set<std::string> twins_located;
+  for (const auto& [key, entry] : seen)
+    if (located(entry)) twins_located.insert(entry.value("twin", ""));
   json out = json::array();
-  for (auto& [key, entry] : seen) out.push_back(std::move(entry));
+  for (auto& [key, entry] : seen)
+    if (located(entry) || !twins_located.contains(entry.value("twin", ""))) out.push_back(std::move(entry));
   return out;
 }
 

@@ -417,6 +417,35 @@ BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
   BOOST_TEST(contains(test::read_file(dir / "r" / "junit.xml"), "<property name=\"sha256\" value=\"" + sha + "\""));
 }
 
+BOOST_AUTO_TEST_CASE(an_outside_program_is_named_once_by_the_first_line_of_its_version) {
+  TempDir dir;
+  // A version of two lines, and a twin that takes 8-bit input only: its 16-bit cell is refused
+  // before the program is looked for, and must not list the program a second time, unnamed.
+  const std::string script = R"("$TWINPROOF_SELF" score "$0" --feature float_motion --csv --output - | awk -F, 'NR==1{print "Frame,motion,"} NR>1{printf "%d,%.2f,\n", $1, $2}' > "$1")";
+  write_twins(dir, sh_twin("rounded", script, R"(, "version_command": ["sh", "-c", "echo 'rounder 1.2'; echo 'built on a Tuesday'"], "bitdepths": [8])"));
+  write_one_twin_matrix(dir, "rounded", R"("pan576", "flash40_16b")");
+  test::write_table_with_exact_rows(dir / "table.json", {"rounded"});
+  const char* bin = std::getenv("TWINPROOF_BIN");
+  const std::string self = bin != nullptr && *bin != '\0' ? bin : TWINPROOF_BIN;
+  const std::string env = "TWINPROOF_SELF=" + self;
+  ::putenv(const_cast<char*>(env.c_str()));
+  const auto gate = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
+                             "--calibration", (dir / "table.json").string(), "--quiet", "--report-dir", (dir / "r").string()});
+  BOOST_TEST(gate.rc == 1, gate.out << gate.err);  // two decimals are not the double
+  const auto records = read_results(dir / "r" / "results.jsonl");
+  BOOST_TEST_REQUIRE(records.size() == 2u);
+  for (const CellResult& c : records) {
+    if (c.cell.bitdepth == 16) BOOST_TEST(c.status == CellStatus::not_supported, c.cell.id << ": " << c.detail);
+    else BOOST_TEST(c.twin_provenance.value("version", "") == "rounder 1.2", c.twin_provenance.dump());
+  }
+  const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+  const auto& outside = summary["environment"]["outside_twins"];
+  BOOST_TEST_REQUIRE(outside.size() == 1u, outside.dump());
+  BOOST_TEST(outside[0]["twin"] == "rounded");
+  BOOST_TEST(outside[0]["version"] == "rounder 1.2");
+  BOOST_TEST(outside[0].value("executable", "") != "");
+}
+
 BOOST_AUTO_TEST_CASE(a_users_twins_file_gates_a_program_and_calibrate_proposes_its_row) {
   TempDir dir;
   // A twin that prints motion rounded to two decimals (what ffmpeg's vmafmotion does), built from

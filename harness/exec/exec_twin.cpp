@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -80,10 +81,15 @@ std::map<std::string, Identity>& identities() {
   return m;
 }
 
+// The first line of what a program printed (its version), control characters escaped; read from
+// the start of the file, whose newline is found before anything is escaped.
 std::string first_line(const fs::path& file) {
-  std::string text = file_tail(file, 4000);
-  const auto nl = text.find('\n');
-  return nl == std::string::npos ? text : text.substr(0, nl);
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  std::getline(in, line);
+  if (line.size() > 4000) line.resize(4000);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return escape_control(line);
 }
 
 class ExecTwin final : public Extractor {
