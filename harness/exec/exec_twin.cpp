@@ -81,13 +81,15 @@ std::map<std::string, Identity>& identities() {
   return m;
 }
 
-// The first line of what a program printed (its version), control characters escaped; read from
-// the start of the file, whose newline is found before anything is escaped.
+// The first line of what a program printed (its version), control characters escaped: at most
+// its first 4000 bytes are read (a program may print without end), and the newline is found
+// before anything is escaped.
 std::string first_line(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
-  std::string line;
-  std::getline(in, line);
-  if (line.size() > 4000) line.resize(4000);
+  std::string line(4000, '\0');
+  in.read(line.data(), static_cast<std::streamsize>(line.size()));
+  line.resize(static_cast<std::size_t>(in.gcount()));
+  if (const auto nl = line.find('\n'); nl != std::string::npos) line.resize(nl);
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
   return escape_control(line);
 }
