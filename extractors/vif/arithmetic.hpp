@@ -58,25 +58,7 @@ TP_HD VerticalShift subsample_shift(int next, int bpc) { return vertical_shift(n
 const std::uint16_t* log2_table();  // 65536 entries (and 2 zeros after), built once
 inline constexpr std::uint64_t kLog2TableSum = 1044062817;  // of entries [32767, 65535]: a check on the C library's log2f
 
-// The functions below that a cpu-simd kernel calls are templates on `Isa`, a tag of the calling
-// file: a kernel compiled for AVX2 instantiates its own copies (a tag in its anonymous namespace),
-// so the linker can never hand the scalar code a copy built with instructions this CPU may lack.
-template <class Isa = void>
-TP_HD int leading_zeros32(std::uint32_t x) {
-#if defined(__CUDA_ARCH__)
-  return __clz(static_cast<int>(x));
-#else
-  return __builtin_clz(x);
-#endif
-}
-template <class Isa = void>
-TP_HD int leading_zeros64(std::uint64_t x) {
-#if defined(__CUDA_ARCH__)
-  return __clzll(static_cast<long long>(x));
-#else
-  return __builtin_clzll(x);
-#endif
-}
+// Called from cpu-simd kernels too: templates on `Isa` (host_device.hpp says why).
 // x >= 2^16 (the contract's callers pass 2^18 and more).
 template <class Isa = void>
 TP_HD std::int32_t log2_32(const std::uint16_t* table, std::uint32_t x) {
