@@ -161,6 +161,17 @@ BOOST_AUTO_TEST_CASE(a_skipped_scale_0_scores_zero_over_its_guard) {
   BOOST_TEST(*no_aim.get("adm3", 0) == *no_aim.get("adm2", 0) * 0.25 + 0.75);
 }
 
+BOOST_AUTO_TEST_CASE(every_probe_option_set_is_one_the_reference_scores) {
+  // The twin checks run each probe set on every twin: a set the contract refuses would check nothing.
+  const Format fmt{64, 36, 10, Chroma::c420};
+  const Frame ref = test::make_frame(fmt, [](int, int x, int y) { return unsigned(x * 37 + y * 11) % 1024; });
+  const Frame dist = test::make_frame(fmt, [](int, int x, int y) { return unsigned(x * 37 + y * 13) % 1024; });
+  for (const OptionList& o : find_feature("adm")->probe_option_sets) {
+    const ScoreTable t = score_frames(ref, dist, o);
+    BOOST_TEST(std::isfinite(*t.get("adm2", 0)));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(options_and_output_names_follow_libvmafs_table) {
   auto ex = reference();
   ex->init({64, 36, 8, Chroma::c420}, {});

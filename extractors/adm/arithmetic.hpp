@@ -25,9 +25,16 @@ inline constexpr int kAngles = 3;  // h (high-pass vertically), v (high-pass hor
 // 9 wide (the masking's cube shift is ceil(log2(w) - 4)).
 inline constexpr int kMinSize = 33;
 
-// The Daubechies-2 wavelet's low- and high-pass taps in Q15, and the low-pass taps' sum.
-inline constexpr std::int32_t kLo[4] = {15826, 27411, 7345, -4240};
-inline constexpr std::int32_t kHi[4] = {-4240, -7345, 27411, -15826};
+// The Daubechies-2 wavelet's taps in Q15: low-pass 15826 27411 7345 -4240, high-pass -4240 -7345
+// 27411 -15826 (a switch, so that device code reads them as immediates); the low-pass sum.
+TP_HD constexpr std::int32_t dwt_weight(bool low, int k) {
+  switch (k) {
+    case 0: return low ? 15826 : -4240;
+    case 1: return low ? 27411 : -7345;
+    case 2: return low ? 7345 : 27411;
+    default: return low ? -4240 : -15826;
+  }
+}
 inline constexpr std::int32_t kLoSum = 46342;
 
 TP_HD std::int32_t wrap16(std::int64_t v) { return static_cast<std::int16_t>(v); }
@@ -62,15 +69,17 @@ TP_HD DwtShifts dwt_shifts(int scale, int bpc) {
 }
 // The vertical pass of four input samples: the low- and the high-pass value. Sums are exact in 64
 // bits (libvmaf's 32-bit sum at 16 bits per sample wraps on the way and ends in range).
-TP_HD std::int32_t dwt_vertical(const std::int64_t s[4], const std::int32_t taps[4], bool low, const DwtShifts& d) {
-  std::int64_t acc = taps[0] * s[0] + taps[1] * s[1] + taps[2] * s[2] + taps[3] * s[3];
+TP_HD std::int64_t dwt_sum(const std::int64_t s[4], bool low) {
+  return dwt_weight(low, 0) * s[0] + dwt_weight(low, 1) * s[1] + dwt_weight(low, 2) * s[2] + dwt_weight(low, 3) * s[3];
+}
+TP_HD std::int32_t dwt_vertical(const std::int64_t s[4], bool low, const DwtShifts& d) {
+  std::int64_t acc = dwt_sum(s, low);
   if (low) acc -= d.vertical_offset;
   const std::int64_t v = (acc + d.vertical_round) >> d.vertical_shift;
   return d.narrow ? wrap16(v) : wrap32(v);
 }
-TP_HD std::int32_t dwt_horizontal(const std::int64_t s[4], const std::int32_t taps[4], const DwtShifts& d) {
-  const std::int64_t acc = taps[0] * s[0] + taps[1] * s[1] + taps[2] * s[2] + taps[3] * s[3];
-  const std::int64_t v = (acc + d.horizontal_round) >> d.horizontal_shift;
+TP_HD std::int32_t dwt_horizontal(const std::int64_t s[4], bool low, const DwtShifts& d) {
+  const std::int64_t v = (dwt_sum(s, low) + d.horizontal_round) >> d.horizontal_shift;
   return d.narrow ? wrap16(v) : wrap32(v);
 }
 

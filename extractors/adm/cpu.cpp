@@ -32,8 +32,8 @@ void CpuAdmEngine::dwt_rows(const ScaleInput& in, int begin, int end, ScaleBands
       for (int j = 0; j < in.w; ++j) {
         std::int64_t s[4];
         for (int k = 0; k < 4; ++k) s[k] = sample_at(base, stride, in.sample_bytes, dwt_tap(i, k, in.h), j);
-        t.lo[p][static_cast<std::size_t>(j)] = dwt_vertical(s, kLo, true, d);
-        t.hi[p][static_cast<std::size_t>(j)] = dwt_vertical(s, kHi, false, d);
+        t.lo[p][static_cast<std::size_t>(j)] = dwt_vertical(s, true, d);
+        t.hi[p][static_cast<std::size_t>(j)] = dwt_vertical(s, false, d);
       }
       std::vector<std::int32_t>* bands = p == 0 ? out.ref : out.dist;
       for (int j = 0; j < w; ++j) {
@@ -44,10 +44,10 @@ void CpuAdmEngine::dwt_rows(const ScaleInput& in, int begin, int end, ScaleBands
           hi[k] = t.hi[p][x];
         }
         const std::size_t o = static_cast<std::size_t>(i) * w + j;
-        bands[0][o] = dwt_horizontal(lo, kLo, d);  // a: low-pass both ways
-        bands[1][o] = dwt_horizontal(hi, kLo, d);  // h: high-pass vertically
-        bands[2][o] = dwt_horizontal(lo, kHi, d);  // v: high-pass horizontally
-        bands[3][o] = dwt_horizontal(hi, kHi, d);  // d: high-pass both ways
+        bands[0][o] = dwt_horizontal(lo, true, d);  // a: low-pass both ways
+        bands[1][o] = dwt_horizontal(hi, true, d);  // h: high-pass vertically
+        bands[2][o] = dwt_horizontal(lo, false, d);  // v: high-pass horizontally
+        bands[3][o] = dwt_horizontal(hi, false, d);  // d: high-pass both ways
       }
     }
   }

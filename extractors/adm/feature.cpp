@@ -42,7 +42,7 @@ const FeatureDescriptor& adm_feature() {
       .traffic = &adm_traffic,
       .probe_option_sets = {{{"debug", "true"}},
                             {{"debug", "true"}, {"adm_enhn_gain_limit", "1.0"}, {"adm_skip_scale0", "true"}},
-                            {{"debug", "true"}, {"adm_csf_mode", "1"}, {"adm_norm_view_dist", "5"}, {"adm_skip_aim", "true"}}},
+                            {{"debug", "true"}, {"adm_csf_mode", "1"}, {"adm_norm_view_dist", "24"}, {"adm_ref_display_height", "4320"}, {"adm_skip_aim", "true"}}},
       .libvmaf_names = {{"adm2", "VMAF_integer_feature_adm2_score", "integer_adm2"},
                         {"aim", "VMAF_integer_feature_aim_score", "integer_aim"},
                         {"adm3", "VMAF_integer_feature_adm3_score", "integer_adm3"},
