@@ -222,23 +222,35 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"float_motion": "motion_add_uv"})")) ==
              "twins[0].ignores_options.float_motion \"motion_add_uv\"");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"psnr": ["enable_mse"]})")) == "twins[0].ignores_options.psnr psnr");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": []})")) == "twins[0].provides.float_motion an array of 0");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": ["motion9"]})")) == "twins[0].provides.float_motion \"motion9\"");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"vif": ["vif_scale0"]})")) == "twins[0].provides.vif vif");
 }
 
 BOOST_AUTO_TEST_CASE(libvmafs_cuda_twin_names_each_features_keys_its_own_way) {
   // Upstream's motion_cuda lacks motion3 (a fixed map of its default keys); vif_cuda has vif's
-  // collector keys but no vif_skip_scale0, whose suffix its keys therefore never carry.
+  // collector keys but no vif_skip_scale0, whose suffix its keys therefore never carry; adm_cuda
+  // emits neither aim nor adm3 and takes four of adm's twelve options.
   const auto twins = load_twins_file(data_root() / "ci" / "twins" / "libvmaf.json");
   const auto cuda = std::find_if(twins.begin(), twins.end(), [](const ExecTwinSpec& t) { return t.name == "libvmaf-cuda"; });
   BOOST_TEST_REQUIRE((cuda != twins.end()));
-  BOOST_TEST((cuda->features == std::vector<std::string>{"motion", "vif"}));
+  BOOST_TEST((cuda->features == std::vector<std::string>{"motion", "vif", "adm"}));
   BOOST_TEST((cuda->keys_of("motion").keys == ExecTwinSpec::Keys::map));
   BOOST_TEST(cuda->keys_of("motion").key_map.size() == 2u);
   BOOST_TEST((cuda->keys_of("vif").keys == ExecTwinSpec::Keys::libvmaf_collector));
   BOOST_TEST((cuda->ignored_options.at("vif") == std::vector<std::string>{"vif_skip_scale0", "ssclz"}));
+  BOOST_TEST((cuda->keys_of("adm").keys == ExecTwinSpec::Keys::libvmaf_collector));
+  BOOST_TEST(cuda->ignored_options.at("adm").size() == 15u);
+  BOOST_TEST(cuda->provides("adm", "adm2"));
+  BOOST_TEST(cuda->provides("adm", "adm_den_scale3"));
+  BOOST_TEST(!cuda->provides("adm", "aim"));
+  BOOST_TEST(!cuda->provides("adm", "adm3"));
+  BOOST_TEST(cuda->provides("vif", "vif_scale0"));  // no entry: every metric
   const auto cpu = std::find_if(twins.begin(), twins.end(), [](const ExecTwinSpec& t) { return t.name == "libvmaf"; });
   BOOST_TEST_REQUIRE((cpu != twins.end()));
   BOOST_TEST((cpu->keys_of("vif").keys == ExecTwinSpec::Keys::libvmaf_collector));
   BOOST_TEST(cpu->ignored_options.empty());
+  BOOST_TEST(cpu->provided_metrics.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_pair_feature_needs_a_command_that_takes_both_clips) {

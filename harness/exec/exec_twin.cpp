@@ -145,13 +145,13 @@ class ExecTwin final : public Extractor {
       auto reference = make_extractor(*find_backend(feature_.name, feature_.reference), {});
       reference->init(fmt, options);
       for (const std::string& m : reference->metrics())
-        if (keys().keys != ExecTwinSpec::Keys::map || mapped(m)) metrics_.push_back(m);
+        if (asked(m)) metrics_.push_back(m);
     } catch (const ConfigError&) {
       // The program is asked for every metric the feature has, so that it is invoked as for any
       // configuration and its own refusal (or its scores) is what the cell sees.
       reference_refuses_ = true;
       for (std::string_view m : feature_.metrics)
-        if (keys().keys != ExecTwinSpec::Keys::map || mapped(std::string(m))) metrics_.emplace_back(m);
+        if (asked(std::string(m))) metrics_.emplace_back(m);
     }
     // A fresh folder per instance (TMPDIR, else /tmp), removed with it.
     std::string folder = (fs::temp_directory_path() / "twinproof-exec-XXXXXX").string();
@@ -232,7 +232,7 @@ class ExecTwin final : public Extractor {
   std::vector<std::string> metrics() const override { return metrics_; }
 
   std::optional<std::vector<std::string>> judged_metrics() const override {
-    if (keys().keys != ExecTwinSpec::Keys::map) return std::nullopt;
+    if (keys().keys != ExecTwinSpec::Keys::map && !spec_->provided_metrics.contains(feature_.name)) return std::nullopt;
     return metrics_;
   }
 
@@ -252,6 +252,10 @@ class ExecTwin final : public Extractor {
     for (const auto& [key, m] : keys().key_map)
       if (m == metric) return true;
     return false;
+  }
+  // Whether the program is asked for (and judged on) a metric: one it emits, under a key it has.
+  bool asked(const std::string& metric) const {
+    return (keys().keys != ExecTwinSpec::Keys::map || mapped(metric)) && spec_->provides(feature_.name, metric);
   }
 
   // The program's key for each metric of this configuration.

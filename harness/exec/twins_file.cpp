@@ -99,7 +99,7 @@ ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vecto
 ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
   if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
   reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
-                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "metric_words", "bitdepths", "chroma", "unsupported_reason",
+                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "provides", "metric_words", "bitdepths", "chroma", "unsupported_reason",
                           "unsupported_exit", "refusal_exits", "timeout_s"},
                       file, where);
   const Reader r{file, t, where};
@@ -207,6 +207,22 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       for (const json& n : names) {
         if (!n.is_string() || n.get<std::string>().empty()) throw InputError(file, at, json_excerpt(n), "an option name");
         s.ignored_options[feature].push_back(n.get<std::string>());
+      }
+    }
+  }
+  if (const auto pr = t.find("provides"); pr != t.end()) {
+    if (!pr->is_object() || pr->empty())
+      throw InputError(file, where + ".provides", json_excerpt(*pr), "an object mapping features of the twin to the metrics it emits");
+    for (const auto& [feature, names] : pr->items()) {
+      const std::string at = where + ".provides." + feature;
+      if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
+        throw InputError(file, at, feature, "not one of the twin's features");
+      if (!names.is_array() || names.empty()) throw InputError(file, at, json_excerpt(names), "a non-empty array of metric names");
+      const FeatureDescriptor& d = *find_feature(feature);
+      for (const json& n : names) {
+        if (!n.is_string() || std::find(d.metrics.begin(), d.metrics.end(), n.get<std::string>()) == d.metrics.end())
+          throw InputError(file, at, json_excerpt(n), "a metric of " + feature);
+        s.provided_metrics[feature].push_back(n.get<std::string>());
       }
     }
   }

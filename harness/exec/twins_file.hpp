@@ -4,6 +4,8 @@
 // is described in ci/twins/README.md.
 #pragma once
 
+#include <algorithm>
+
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -56,6 +58,13 @@ struct ExecTwinSpec {
   // (libvmaf passes an option its extractor lacks to no one): libvmaf keys are named as for the
   // options without them, so that the scores show what the program did.
   std::map<std::string, std::vector<std::string>, std::less<>> ignored_options;
+  // "provides": per feature, the only metrics the program emits (libvmaf's adm_cuda has no aim or
+  // adm3): it is asked for and judged on those alone. A feature without an entry: every metric.
+  std::map<std::string, std::vector<std::string>, std::less<>> provided_metrics;
+  bool provides(std::string_view feature, std::string_view metric) const {
+    const auto it = provided_metrics.find(feature);
+    return it == provided_metrics.end() || std::find(it->second.begin(), it->second.end(), metric) != it->second.end();
+  }
   const MetricKeys& keys_of(std::string_view feature) const {
     const auto it = metric_keys_by_feature.find(feature);
     return it == metric_keys_by_feature.end() ? metric_keys : it->second;
