@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "extractors/registry.hpp"
 #include "harness/paths.hpp"
 #include "harness/process.hpp"
 #include "harness/sha256.hpp"
@@ -80,6 +81,23 @@ std::string without_version_and_fps(const std::string& document) {
   while (std::getline(in, line))
     if (!contains(line, "version") && !contains(line, "fps")) out += line + "\n";
   return out;
+}
+
+ScoreTable score_pair(std::string_view feature, std::string_view backend, const Frame& ref, const Frame& dist,
+                      const OptionList& options, unsigned threads) {
+  auto ex = make_extractor(*find_backend(feature, backend), ExtractorContext{.threads = threads});
+  ex->init(ref.format(), options);
+  ScoreTable t;
+  ex->extract(ref.view(), dist.view(), 0, t);
+  ex->flush(t);
+  return t;
+}
+
+ReproResult replay_cell(const std::string& id) {
+  ReproOptions o;
+  o.with_mutants = true;
+  std::ostringstream out;
+  return run_repro(cell_target(find_cell(id)), o, out);
 }
 
 }  // namespace twinproof::test

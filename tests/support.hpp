@@ -10,7 +10,9 @@
 #include "extractors/extractor.hpp"
 #include "harness/goldens.hpp"
 #include "harness/io/frame.hpp"
+#include "harness/repro.hpp"
 #include "harness/results.hpp"
+#include "harness/scores.hpp"
 
 namespace twinproof {
 // Printers for Boost.Test messages.
@@ -52,6 +54,12 @@ void write_table_with_exact_rows(const std::filesystem::path& file, const std::v
 CliResult run_cli(const std::vector<std::string>& args, const std::string& stdin_file = {});
 // Any program, the same way.
 CliResult run_program(const std::string& bin, const std::vector<std::string>& args, const std::string& stdin_file = {});
+
+// One pair of single frames (frame 0) scored by a feature's backend.
+ScoreTable score_pair(std::string_view feature, std::string_view backend, const Frame& ref, const Frame& dist,
+                      const OptionList& options = {}, unsigned threads = 1);
+// repro of a shipped matrix's cell (its id), with the deliberately broken twins registered.
+ReproResult replay_cell(const std::string& id);
 
 // The SHA-256 of a source's raw stream, read to its end (what a vector's pin covers).
 std::string stream_sha256(FrameSource& src);

@@ -2,8 +2,6 @@
 // smallest picture, the CSF's fixed-point limits and libvmaf's refusals, the frames whose scores
 // have no value, libvmaf's option names), the reference against its goldens with one thread and
 // with several, and repro naming the stage each mutant breaks.
-#include <sstream>
-
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/adm/arithmetic.hpp"
@@ -26,12 +24,7 @@ std::unique_ptr<Extractor> reference(unsigned threads = 1) {
 
 // Scores one pair of single frames with the adm reference.
 ScoreTable score_frames(const Frame& ref, const Frame& dist, const OptionList& options = {}) {
-  auto ex = reference();
-  ex->init(ref.format(), options);
-  ScoreTable t;
-  ex->extract(ref.view(), dist.view(), 0, t);
-  ex->flush(t);
-  return t;
+  return test::score_pair("adm", "cpu", ref, dist, options);
 }
 
 // The refusal a configuration meets: its subject and message.
@@ -43,13 +36,6 @@ std::pair<std::string, std::string> refusal_of(const Format& fmt, const OptionLi
     return {e.subject(), e.what()};
   }
   return {};
-}
-
-ReproResult replay(const std::string& id) {
-  ReproOptions o;
-  o.with_mutants = true;
-  std::ostringstream out;
-  return run_repro(cell_target(find_cell(id)), o, out);
 }
 
 }  // namespace
@@ -220,12 +206,12 @@ BOOST_AUTO_TEST_CASE(the_reference_matches_goldens_with_one_thread_and_with_thre
 
 BOOST_AUTO_TEST_CASE(repro_names_the_stage_each_mutant_breaks) {
   // A wavelet band moved: the bands depart first.
-  const ReproResult band = replay("adm/mutant-band/odd175_420~noise4/8b/420/debug");
+  const ReproResult band = test::replay_cell("adm/mutant-band/odd175_420~noise4/8b/420/debug");
   BOOST_TEST(band.mismatch);
   BOOST_TEST(band.exit_code == 1);
   BOOST_TEST(contains(band.verdict, "first divergence: wavelet bands, plane scale0/dist/h"), band.verdict);
   // A heavier mask: bands and decoupled bands equal, scale 1's first scored row departs.
-  const ReproResult mask = replay("adm/mutant-mask/odd175_420~noise4/8b/420/debug");
+  const ReproResult mask = test::replay_cell("adm/mutant-mask/odd175_420~noise4/8b/420/debug");
   BOOST_TEST(mask.mismatch);
   BOOST_TEST(contains(mask.verdict, "first divergence: masked row sums, plane scale1/dlm_h, row 0"), mask.verdict);
   BOOST_REQUIRE(mask.first.has_value());

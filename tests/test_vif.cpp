@@ -2,8 +2,6 @@
 // smallest picture, a flat picture's exact scores, a skipped scale 0, libvmaf's option names),
 // the reference against its goldens with one thread and with several, and repro naming the stage
 // each mutant breaks.
-#include <sstream>
-
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/feature.hpp"
@@ -22,19 +20,7 @@ namespace {
 
 // Scores one pair of single frames with the vif reference.
 ScoreTable score_frames(const Frame& ref, const Frame& dist, const OptionList& options = {}, unsigned threads = 1) {
-  auto ex = make_extractor(*find_backend("vif", "cpu"), ExtractorContext{.threads = threads});
-  ex->init(ref.format(), options);
-  ScoreTable t;
-  ex->extract(ref.view(), dist.view(), 0, t);
-  ex->flush(t);
-  return t;
-}
-
-ReproResult replay(const std::string& id) {
-  ReproOptions o;
-  o.with_mutants = true;
-  std::ostringstream out;
-  return run_repro(cell_target(find_cell(id)), o, out);
+  return test::score_pair("vif", "cpu", ref, dist, options, threads);
 }
 
 }  // namespace
@@ -148,12 +134,12 @@ BOOST_AUTO_TEST_CASE(the_reference_matches_goldens_with_one_thread_and_with_thre
 
 BOOST_AUTO_TEST_CASE(repro_names_the_stage_each_mutant_breaks) {
   // A rounding moved: scale 2's pictures depart first (scale 1's stay equal), then its sums.
-  const ReproResult round = replay("vif/mutant-round/odd175_420~noise4/8b/420/debug");
+  const ReproResult round = test::replay_cell("vif/mutant-round/odd175_420~noise4/8b/420/debug");
   BOOST_TEST(round.mismatch);
   BOOST_TEST(round.exit_code == 1);
   BOOST_TEST(contains(round.verdict, "first divergence: scale 1-3 pictures, plane ref/scale2"), round.verdict);
   // A term too many in a sum: scale 0's rows are equal, scale 1's first row departs.
-  const ReproResult log = replay("vif/mutant-log/odd175_420~noise4/8b/420/debug");
+  const ReproResult log = test::replay_cell("vif/mutant-log/odd175_420~noise4/8b/420/debug");
   BOOST_TEST(log.mismatch);
   BOOST_TEST(contains(log.verdict, "first divergence: row sums per scale, plane scale1/den_log, row 0"), log.verdict);
   BOOST_REQUIRE(log.first.has_value());
