@@ -112,6 +112,10 @@ int write_ctest_script(const Matrix& m, const std::vector<Cell>& cells, const fs
 }
 
 int run_gate_command(const GateArgs& a) {
+  // Ctrl-C or SIGTERM: the cells running finish (or stop between frames), the rest get no
+  // verdict, and the reports below say INCOMPLETE. Installed first, so that a stop while the
+  // matrix and the table load (seconds for a large matrix in a sanitizer build) is a stop too.
+  install_interrupt_handlers();
   const Matrix m = load_matrix(a.matrix.empty() ? default_matrix() : fs::path(a.matrix));
   const std::vector<Cell> cells = select_cells(m, a.filters, a.shard);
   if (cells.empty() && !a.allow_empty)
@@ -121,7 +125,7 @@ int run_gate_command(const GateArgs& a) {
   if (!a.ctest_script.empty()) return write_ctest_script(m, cells, a.ctest_script);
   if (a.list) {
     for (const Cell& c : cells) fmt::print("{}\n", c.id);
-    return kExitPass;
+    return interrupt_signal() != 0 ? 128 + interrupt_signal() : kExitPass;  // a stop asked for while listing
   }
   const Calibration table = Calibration::load(a.calibration.empty() ? default_calibration() : fs::path(a.calibration));
   check_waiver_reach(table, m.cells);
@@ -153,9 +157,6 @@ int run_gate_command(const GateArgs& a) {
   std::optional<FolderLock> lock;
   if (!a.report_dir.empty()) lock.emplace(a.report_dir, "--report-dir");
   for (const std::string& n : notes) fmt::print(stderr, "twinproof: {}\n", n);
-  // Ctrl-C or SIGTERM: the cells running finish (or stop between frames), the rest get no
-  // verdict, and the reports below say INCOMPLETE.
-  install_interrupt_handlers();
   const GateOutcome out = run_gate(cells, table, o);
   const nlohmann::json env = environment_fingerprint();
   const nlohmann::json counts = status_counts(out.results);
