@@ -37,6 +37,20 @@ struct DwtScratch {
   void fit(int w);
 };
 
+// What a scored sample's sums need of its scale.
+struct SampleSums {
+  const ScaleGeometry* geometry;
+  const SumShifts* shifts;
+  const CsfWeights* weights;
+  bool scale0;
+  bool skip_aim;
+};
+// Scored sample (i, j)'s DLM and AIM masked cubes and denominator cubes, added to each angle's
+// sums: the reference's own code, which the vector kernels call for the columns they cannot take
+// (compiled here, for the baseline ISA).
+void add_scored_sample(const SampleSums& at, int i, int j, const ScaleBands& b, const ScaleMasks& m, std::int64_t (&dlm)[kAngles],
+                       std::int64_t (&aim)[kAngles], std::uint64_t (&den)[kAngles]);
+
 class CpuAdmEngine : public AdmEngine {
  public:
   explicit CpuAdmEngine(const ExtractorContext& ctx) : ctx_(ctx), bands_(ctx.threads) {}
