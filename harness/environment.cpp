@@ -12,6 +12,7 @@
 #include "extractors/devices.hpp"
 #include "extractors/simd.hpp"
 #include "harness/calibration.hpp"
+#include "harness/version.hpp"
 
 namespace twinproof {
 using nlohmann::json;
@@ -47,7 +48,7 @@ json environment_fingerprint() {
                        {"memory_bytes", d.memory},
                        {"multiprocessors", d.multiprocessors}});
   return {{"twinproof", TWINPROOF_VERSION},
-          {"git_commit", TWINPROOF_GIT_COMMIT},
+          {"git_commit", git_commit()},
           {"compiler", std::string("gcc ") + __VERSION__},
           {"host", host},
           {"cpu", cpu_field("model name")},

@@ -13,13 +13,14 @@
 #include "harness/exec/twins_file.hpp"
 #include "harness/faults.hpp"
 #include "harness/plugins/plugin_twin.hpp"
+#include "harness/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace twinproof;
   CLI::App app{"twinproof: proves that GPU twins of video-quality feature extractors return the "
                "CPU reference's scores (bit for bit where the calibration table says exact)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("twinproof " TWINPROOF_VERSION " (" TWINPROOF_GIT_COMMIT ")"));
+  app.set_version_flag("--version", std::string("twinproof " TWINPROOF_VERSION " (") + git_commit() + ")");
   int rc = kExitPass;
   // Twins declared outside the binary: the shipped twins files, then the user's. Options of the
   // whole command line (given before or after the subcommand); the programs' paths reach the
