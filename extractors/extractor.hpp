@@ -165,6 +165,14 @@ class HostMemory {
   virtual std::shared_ptr<std::uint8_t> allocate(std::size_t bytes) = 0;
 };
 
+// A backend built from other features' backends (the vmaf model over its features): one of them,
+// with the options it runs under and the metrics the whole takes from it.
+struct ExtractorPart {
+  std::string feature, backend;
+  OptionList options;
+  std::vector<std::string> metrics;
+};
+
 class Extractor {
  public:
   virtual ~Extractor() = default;
@@ -195,6 +203,9 @@ class Extractor {
   // The metrics this twin's scores are judged on when it reports fewer than the reference (a
   // program that prints only `motion`); nullopt: every metric the reference emits.
   virtual std::optional<std::vector<std::string>> judged_metrics() const { return std::nullopt; }
+  // The backends this one is built from (after init), so that repro can follow a difference into
+  // the feature it starts in; empty for a backend that computes its feature itself.
+  virtual std::vector<ExtractorPart> parts() const { return {}; }
 };
 
 }  // namespace twinproof

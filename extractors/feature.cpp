@@ -20,6 +20,7 @@ std::string_view to_string(OptionType t) {
     case OptionType::boolean: return "bool";
     case OptionType::integer: return "int";
     case OptionType::real: return "double";
+    case OptionType::text: return "string";
   }
   return "?";
 }
@@ -29,6 +30,7 @@ std::string allowed_values(const OptionSpec& spec) {
     case OptionType::boolean: return "true or false";
     case OptionType::integer: return fmt::format("an integer in [{}, {}]", spec.min, spec.max);
     case OptionType::real: return fmt::format("a finite number in [{}, {}]", spec.min, spec.max);
+    case OptionType::text: return "text (see the option's help)";
   }
   return {};
 }
@@ -104,12 +106,17 @@ void parse_options(std::span<const OptionSpec> table, const OptionList& given, v
         std::memcpy(field, &d, sizeof d);
         break;
       }
+      case OptionType::text:
+        if (value.empty()) bad_value(*spec, value, "is empty");
+        *reinterpret_cast<std::string*>(field) = value;
+        break;
     }
   }
 }
 
 std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options,
                                 LibvmafKey which) {
+  if (feature.libvmaf_key != nullptr) return feature.libvmaf_key(metric, options, which);
   const LibvmafName* name = nullptr;
   for (const LibvmafName& n : feature.libvmaf_names)
     if (n.metric == metric) name = &n;
@@ -119,7 +126,7 @@ std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_vi
   std::map<std::string, std::string> suffixes;
   for (const auto& [given, value] : options) {
     const OptionSpec* spec = find_option(feature.options, given);
-    if (spec == nullptr || !spec->names_output) continue;
+    if (spec == nullptr || !spec->names_output || spec->type == OptionType::text) continue;
     const std::string key = spec->alias != nullptr ? spec->alias : spec->name;
     if (spec->type == OptionType::boolean) {
       if (parse_bool(*spec, value) != parse_bool(*spec, spec->default_text)) suffixes[spec->name] = "_" + key;

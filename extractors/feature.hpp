@@ -14,7 +14,7 @@
 namespace twinproof {
 
 // ---- Options: one table per feature, one parser for all (libvmaf's VmafOption) -----------------
-enum class OptionType { boolean, integer, real };
+enum class OptionType { boolean, integer, real, text };
 std::string_view to_string(OptionType t);
 
 struct OptionSpec {
@@ -23,14 +23,15 @@ struct OptionSpec {
   OptionType type;
   const char* default_text;  // the default as text; the options struct's initialiser holds the same value
   double min, max;           // inclusive; unused for booleans
-  std::size_t offset;        // offsetof(the feature's options struct, the field): bool, int or double
+  std::size_t offset;        // offsetof(the feature's options struct, the field): bool, int, double or std::string
   const char* help;
   // libvmaf adds a non-default value of this option to its output's metric names (its
   // VMAF_OPT_FLAG_FEATURE_PARAM); `debug` does not.
   bool names_output = true;
 };
 
-// "true or false", "an integer in [0, 9]", "a finite number in [0, 5]".
+// "true or false", "an integer in [0, 9]", "a finite number in [0, 5]"; a text option's help says
+// what it takes (the feature checks the text when it starts).
 std::string allowed_values(const OptionSpec& spec);
 
 // Parses options given by name or alias into `target` (the feature's options struct, holding its
@@ -55,6 +56,9 @@ struct LibvmafName {
   std::string_view metric;        // the feature's metric: "motion2"
   std::string_view feature_name;  // what libvmaf's extractor calls it: "VMAF_integer_feature_motion2_score"
   std::string_view alias;         // what libvmaf's output writers print instead, when it has one: "integer_motion2"
+  // Whether libvmaf's documents list it per frame (the libvmaf driver's pooled keys of frames 0..t
+  // are not: libvmaf writes the clip's pooled scores apart).
+  bool per_frame_in_documents = true;
 };
 
 // ---- Pipeline stages (what `inspect` may expose; repro bisects in this order) ----------------
@@ -77,6 +81,9 @@ struct DeviceTraffic {
   double upload_bytes = 0;  // bytes of one frame's samples that reach the device
 };
 
+// Which of libvmaf's two names of a metric (libvmaf_metric_name below).
+enum class LibvmafKey { output, collector };
+
 struct FeatureDescriptor {
   std::string_view name;       // first part of every cell id
   std::string_view reference;  // the backend every twin is judged against
@@ -93,7 +100,14 @@ struct FeatureDescriptor {
   DeviceTraffic (*traffic)(const Format& fmt, const OptionList& options) = nullptr;
   // Option sets that reach every path of the feature's arithmetic: twin checks run each.
   std::vector<OptionList> probe_option_sets;
+  // The features whose backends compute this one's values (the vmaf model's), for the default
+  // options; empty for a feature that computes its own. Such a feature's twin of a name is made of
+  // those features' twins of that name, so it adds no per-sample arithmetic of its own.
+  std::vector<std::string_view> built_from = {};
   std::vector<LibvmafName> libvmaf_names;  // one per metric, in the order libvmaf's output lists them
+  // libvmaf's key of a metric when it is not libvmaf_names' under the feature's own options (a
+  // model's features are named by the model's options for them); nullptr: libvmaf_names.
+  std::string (*libvmaf_key)(std::string_view metric, const OptionList& options, LibvmafKey which) = nullptr;
 
   const StageInfo* stage(std::string_view id) const;
 };
@@ -106,7 +120,6 @@ struct FeatureDescriptor {
 // `collector`: the key libvmaf's feature collector stores the score under instead (what
 // vmaf_feature_score_at_index takes): the same with options off their defaults, libvmaf's
 // feature name (never the alias) with every option at its default.
-enum class LibvmafKey { output, collector };
 std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_view metric, const OptionList& options,
                                 LibvmafKey key = LibvmafKey::output);
 

@@ -73,6 +73,51 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o,
   return table;
 }
 
+// The parts of a backend built from other features' backends, under the target's format and
+// options; empty for any other backend.
+std::vector<ExtractorPart> parts_of(const Backend& b, const ReproTarget& t, const ReproOptions& o) {
+  auto ex = make_extractor(b, ExtractorContext{.device = o.device});
+  ex->init(t.open().reference->format(), t.cell.options);
+  return ex->parts();
+}
+
+// A score built from other features departs where one of them does: the part whose metrics
+// differ first (earliest frame), replayed as a cell of its own feature with the two backends'
+// parts, so that the verdict goes on into that feature's stages.
+std::optional<std::string> descend_into_part(const ReproResult& res, const Backend& reference, const Backend& twin,
+                                             const ReproTarget& t, const ReproOptions& o) {
+  const std::vector<ExtractorPart> ref_parts = parts_of(reference, t, o);
+  const std::vector<ExtractorPart> twin_parts = parts_of(twin, t, o);
+  const ExtractorPart* first = nullptr;
+  const ExtractorPart* first_ref = nullptr;
+  std::optional<Mismatch> earliest;
+  for (const ExtractorPart& p : twin_parts) {
+    const auto r = std::find_if(ref_parts.begin(), ref_parts.end(), [&](const ExtractorPart& x) { return x.feature == p.feature; });
+    if (r == ref_parts.end()) continue;
+    const TableComparison cmp = compare_tables(res.reference.only(p.metrics), res.twin.only(p.metrics), Tolerance::exact());
+    if (!cmp.pass && cmp.first && (!earliest || cmp.first->frame < earliest->frame)) {
+      earliest = cmp.first;
+      first = &p;
+      first_ref = &*r;
+    }
+  }
+  if (first == nullptr) return std::nullopt;
+  ReproTarget sub = t;
+  sub.cell.feature = first->feature;
+  sub.cell.reference = first_ref->backend;
+  sub.cell.twin = first->backend;
+  sub.cell.options = first->options;
+  sub.cell.option_set = t.cell.option_set + " (the model's options for " + first->feature + ")";
+  sub.cell.id = cell_id(first->feature, first->backend, t.cell.vector, t.cell.bitdepth, t.cell.chroma, sub.cell.option_set);
+  ReproOptions inner = o;
+  inner.repeat = 0;
+  inner.bundle.clear();
+  inner.with_mutants = true;  // the part a mutant is built from is one
+  const ReproResult r = compute_repro(sub, inner);
+  return fmt::format("{} departs first ({}, frame {}): in {}, {} against {}: {}", first->feature,
+                     earliest->metric, earliest->frame, first->feature, first->backend, first_ref->backend, r.verdict);
+}
+
 // Streams the target's frames first .. limit through both backends with stage capture (the
 // twin check the tests run): the first frame where an exposed stage differs, and its stages.
 struct Bisection {
@@ -421,6 +466,7 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
     res.divergence_frame = b.frame;
     res.stages = b.stages;
     res.verdict = bisection_verdict(feature, c, b);
+    if (const auto part = descend_into_part(res, *ref_backend, *twin, t, o)) res.verdict += "; " + *part;
     last_frame = limit;
   } else {
     res.verdict = "reference and twin are equal bit for bit on every frame and metric";

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/printf.h>
 
+#include "extractors/pooling.hpp"
 #include "harness/errors.hpp"
 #include "harness/markup.hpp"
 
@@ -47,20 +48,14 @@ struct Pooled {
 };
 
 Pooled pool(const ScoreTable& t, const std::string& metric) {
-  Pooled p;
-  double sum = 0, inverse_sum = 0;
+  Pooling pooling;
   for (unsigned i = 0; i < t.frames(); ++i) {
     const std::optional<double> v = t.get(metric, t.first_frame() + i);
     if (!v) return Pooled{false};
-    sum += *v;
-    inverse_sum += 1.0 / (*v + 1.0);
-    if (i == 0 || *v < p.min) p.min = *v;
-    if (i == 0 || *v > p.max) p.max = *v;
+    pooling.add(*v);
   }
   if (t.frames() == 0) return Pooled{false};
-  p.mean = sum / t.frames();
-  p.harmonic_mean = t.frames() / inverse_sum - 1.0;
-  return p;
+  return Pooled{true, pooling.min(), pooling.max(), pooling.mean(), pooling.harmonic_mean()};
 }
 
 // A JSON number: null where JSON has none (NaN, infinities), as libvmaf writes them.

@@ -83,6 +83,7 @@ void add_features(CLI::App& app, int& rc) {
                             {"metrics", nlohmann::json::array()}, {"stages", nlohmann::json::array()},
                             {"options", nlohmann::json::array()}, {"twins", nlohmann::json::array()}};
         for (std::string_view m : f->metrics) j["metrics"].push_back(m);
+        if (!f->built_from.empty()) j["built_from"] = f->built_from;
         for (const StageInfo& st : f->stages) j["stages"].push_back(st.id);
         for (const OptionSpec& o : f->options)
           j["options"].push_back({{"name", o.name}, {"alias", o.alias ? o.alias : ""}, {"type", to_string(o.type)},
