@@ -226,9 +226,9 @@ BOOST_AUTO_TEST_CASE(the_vmaf_command_line_in_score) {
   const auto sub = score({"--feature", "psnr", "--sub", "-q"});
   BOOST_TEST(sub.rc == 0);
   BOOST_TEST(sub.out.rfind("{0}{1}frame: 0|psnr_y: ", 0) == 0u, sub.out);
-  const auto model = score({"-m", "version=vmaf_v0.6.1"});
+  const auto model = score({"-m", "version=vmaf_v0.6.1", "--no_prediction"});
   BOOST_TEST(model.rc == 2);
-  BOOST_TEST(contains(model.err, "does not compute the VMAF model score yet"), model.err);
+  BOOST_TEST(contains(model.err, "-m/--model and --no_prediction contradict each other"), model.err);
   const auto twice = score({"--feature", "psnr", "--feature", "psnr"});
   BOOST_TEST(twice.rc == 2);
   BOOST_TEST(contains(twice.err, "--feature psnr is given twice"), twice.err);
@@ -342,24 +342,24 @@ BOOST_AUTO_TEST_CASE(truncated_stream_leaves_no_partial_table) {
 
 BOOST_AUTO_TEST_CASE(goldens_check_ends_with_the_count_line) {
   // Every feature by default: float_motion's 7 cases and refusals, integer motion's 5, psnr's 12
-  // of its two tiny3 pairs (tiny3~equal, tiny3~noise32: 6 option sets each) and vif's and adm's
-  // refusals of tiny3~noise32 (too small for four scales).
+  // of its two tiny3 pairs (tiny3~equal, tiny3~noise32: 6 option sets each) and vif's, adm's and
+  // vmaf's refusals of tiny3~noise32 (too small for four scales).
   const auto r = run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "single/*"});
   BOOST_TEST(r.rc == 0);
-  BOOST_TEST(contains(r.out, "\n26 passed, 0 failed\n"), r.out);
+  BOOST_TEST(contains(r.out, "\n27 passed, 0 failed\n"), r.out);
   const auto one = run_cli({"goldens", "check", "--feature", "float_motion", "--filter", "tiny*", "--filter", "single/*"});
   BOOST_TEST(contains(one.out, "\n7 passed, 0 failed\n"), one.out);
   const auto other = run_cli({"goldens", "check", "--feature", "motion", "--filter", "motion/tiny*"});
   BOOST_TEST(contains(other.out, "\n3 passed, 0 failed\n"), other.out);
   // An exclude holds whichever name it uses: both motion features' tiny3 cases go, tiny2's stay
-  // (3 + 1), and a pair is its own vector (psnr's tiny3~ pairs stay: 12, and vif's and adm's refusals).
+  // (3 + 1), and a pair is its own vector (psnr's tiny3~ pairs stay: 12, and vif's, adm's and vmaf's refusals).
   const auto excluded = run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "-tiny3/*"});
-  BOOST_TEST(contains(excluded.out, "\n18 passed, 0 failed\n"), excluded.out);
+  BOOST_TEST(contains(excluded.out, "\n19 passed, 0 failed\n"), excluded.out);
   // Excluding the pairs leaves the motion features' tiny cases: float_motion's 6 and motion's 3.
   const auto pairs_out = run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "-tiny3~*"});
   BOOST_TEST(contains(pairs_out.out, "\n9 passed, 0 failed\n"), pairs_out.out);
   const auto one_feature =
-      run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "-motion/*", "--filter", "-psnr/*", "--filter", "-vif/*", "--filter", "-adm/*"});
+      run_cli({"goldens", "check", "--filter", "tiny*", "--filter", "-motion/*", "--filter", "-psnr/*", "--filter", "-vif/*", "--filter", "-adm/*", "--filter", "-vmaf/*"});
   BOOST_TEST(contains(one_feature.out, "\n6 passed, 0 failed\n"), one_feature.out);
   const auto unknown = run_cli({"goldens", "check", "--feature", "float_vif"});
   BOOST_TEST(unknown.rc == 2);

@@ -44,6 +44,10 @@ std::unique_ptr<FrameSource> open_cli_input(const InputArgs& a) {
   return open_yuv(a.path, f);
 }
 
+bool names_a_pair(const InputArgs& a, const std::string& distorted) {
+  return !distorted.empty() || (a.path.rfind("vector:", 0) == 0 && a.path.find('~') != std::string::npos);
+}
+
 ClipPair open_cli_pair(const InputArgs& a, const std::string& distorted) {
   if (a.path.rfind("vector:", 0) == 0 && a.path.find('~') != std::string::npos) {
     if (!distorted.empty())

@@ -18,6 +18,10 @@ struct InputArgs {
   std::string pixfmt;
 };
 
+// Whether the command line names a pair (--distorted, or a vector:ID~DISTORTION), read from the
+// arguments alone (stdin is not touched).
+bool names_a_pair(const InputArgs& a, const std::string& distorted);
+
 // INPUT or -r/--reference, and the raw geometry flags (vmaf's short forms); the caller checks
 // that a path was given (require_input).
 void add_input_flags(CLI::App& sub, InputArgs& a);

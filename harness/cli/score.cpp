@@ -24,7 +24,7 @@ namespace {
 struct ScoreArgs {
   InputArgs input;        // INPUT or -r/--reference, with the raw geometry flags
   std::string distorted;  // -d/--distorted FILE: the pair's distorted clip (the input is its reference)
-  std::vector<std::string> features;  // --feature, repeatable: NAME or NAME=opt=val:opt=val (default float_motion)
+  std::vector<std::string> features;  // --feature, repeatable: NAME or NAME=opt=val:opt=val (default: vmaf for a pair, else float_motion)
   std::string backend = "cpu";
   std::vector<std::string> options;
   std::string frames;
@@ -33,8 +33,8 @@ struct ScoreArgs {
   bool json_given = false, xml = false, csv = false, sub = false, vmaf_names = false, quiet = false;
   std::optional<unsigned> frame_cnt;                 // vmaf's --frame_cnt: the clips are this many frames long
   unsigned frame_skip_ref = 0, frame_skip_dist = 0;  // vmaf's: frames dropped at the start of each clip
-  bool no_prediction = false;       // vmaf's: no model score (twinproof computes none yet either way)
-  std::vector<std::string> models;  // vmaf's -m/--model: refused until the vmaf feature exists
+  bool no_prediction = false;       // vmaf's: no model score (a pair without --feature then needs one)
+  std::vector<std::string> models;  // vmaf's -m/--model: version=NAME or path=FILE, with :disable_clip, :enable_transform
   std::string precision = "exact";
   int device = 0;
   unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
@@ -125,15 +125,57 @@ ClipPair open_score_clips(const ScoreArgs& a) {
   return clips;
 }
 
+// vmaf's model text (version=NAME or path=FILE, then :disable_clip, :enable_transform, each
+// optionally =true or =false) as the vmaf feature's options in --feature's NAME=opt=val form.
+std::string model_feature_options(const std::string& text) {
+  std::string model;
+  std::vector<std::string> flags;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t colon = std::min(text.find(':', at), text.size());
+    const std::string part = text.substr(at, colon - at);
+    at = colon + 1;
+    const std::size_t eq = part.find('=');
+    const std::string key = part.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "true" : part.substr(eq + 1);
+    if ((key == "version" || key == "path") && eq != std::string::npos && !value.empty() && model.empty()) {
+      if (key == "version" && (value.find('/') != std::string::npos || value.ends_with(".json")))
+        throw UsageError("--model", text, fmt::format("-m/--model '{}': version={} names a file: give path={}", text, value, value));
+      if (key == "path" && value.find('/') == std::string::npos && !value.ends_with(".json"))
+        model = "./" + value;  // a path, never mistaken for a built-in version
+      else
+        model = value;
+    } else if ((key == "disable_clip" || key == "enable_transform") && (value == "true" || value == "false")) {
+      flags.push_back(key + "=" + value);
+    } else {
+      throw UsageError("--model", text,
+                       fmt::format("-m/--model '{}': '{}' is not version=NAME, path=FILE, disable_clip or enable_transform "
+                                   "(each once, separated by ':')", text, part));
+    }
+  }
+  if (model.empty()) throw UsageError("--model", text, fmt::format("-m/--model '{}': give version=NAME or path=FILE", text));
+  std::string options = "model=" + model;
+  for (const std::string& f : flags) options += ":" + f;
+  return options;
+}
+
 int run_score(const ScoreArgs& a) {
   require_input(a.input);
-  // A vmaf command line twinproof cannot honour is refused, never run without what it asked for.
-  if (!a.models.empty())
-    throw UsageError("--model", a.models.front(),
-                     fmt::format("-m/--model '{}': twinproof does not compute the VMAF model score yet; score its features "
-                                 "(--feature) or give --no_prediction",
-                                 a.models.front()));
-  const std::vector<std::string> given = a.features.empty() ? std::vector<std::string>{"float_motion"} : a.features;
+  std::vector<std::string> given = a.features;
+  // vmaf's model flag is the vmaf feature with that model; a pair with neither names the default
+  // model, as vmaf computes it.
+  if (a.models.size() > 1)
+    throw UsageError("--model", a.models[1], "-m/--model is given more than once: twinproof scores one model per run");
+  if (!a.models.empty()) {
+    if (a.no_prediction) throw UsageError("--model", a.models.front(), "-m/--model and --no_prediction contradict each other");
+    given.push_back("vmaf=" + model_feature_options(a.models.front()));
+  }
+  if (given.empty()) {
+    const bool pair = names_a_pair(a.input, a.distorted);
+    if (pair && a.no_prediction)
+      throw UsageError("--no_prediction", "", "--no_prediction without --feature leaves nothing to compute: name the features");
+    given.push_back(pair ? "vmaf" : "float_motion");
+  }
   if (given.size() > 1 && !a.options.empty())
     throw UsageError("--option", a.options.front(),
                      "--option is for a single --feature; with several, give each its options as vmaf does: --feature NAME=opt=val:opt=val");
@@ -196,7 +238,7 @@ int run_score(const ScoreArgs& a) {
     };
     if (a.vmaf_names) {  // libvmaf's keys, in the order its output lists them
       for (const LibvmafName& n : r.feature->libvmaf_names)
-        if (std::find(r.metrics.begin(), r.metrics.end(), n.metric) != r.metrics.end())
+        if (n.per_frame_in_documents && std::find(r.metrics.begin(), r.metrics.end(), n.metric) != r.metrics.end())
           add(std::string(n.metric), libvmaf_metric_name(*r.feature, n.metric, r.options));
     } else {
       for (const std::string& m : r.metrics) add(m, m);
@@ -259,7 +301,8 @@ void add_score(CLI::App& app, int& rc) {
                   "The distorted clip of a pair (INPUT or --reference is its reference): same format and frame count; raw "
                   "with the same geometry flags");
   sub->add_option("--feature", a->features,
-                  "Feature, or as vmaf writes it: NAME=opt=val:opt=val; repeatable (default: float_motion)");
+                  "Feature, or as vmaf writes it: NAME=opt=val:opt=val; repeatable (default: a pair's VMAF, vmaf_v0.6.1, "
+                  "as vmaf computes it; one clip's float_motion)");
   sub->add_option("--backend", a->backend, "Backend (see `twinproof backends`)")->capture_default_str();
   sub->add_option("--option", a->options, "NAME=VALUE, by libvmaf option name or alias (repeatable; one --feature only)");
   sub->add_option("--frames", a->frames, "Frames A:B (inclusive), A: or :B, each scored as the whole clip scores it");
@@ -273,8 +316,10 @@ void add_score(CLI::App& app, int& rc) {
   sub->add_flag("--csv", a->csv, "CSV, libvmaf's shape (to --output, or stdout)");
   sub->add_flag("--sub", a->sub, "libvmaf's subtitle lines ({i}{i+1}frame: i|key: value|...)");
   sub->add_flag("-q,--quiet", a->quiet, "Print no per-frame table (the document is still written)");
-  sub->add_flag("--no_prediction", a->no_prediction, "vmaf's: no model score (twinproof computes features only)");
-  sub->add_option("-m,--model", a->models, "vmaf's model (refused: the VMAF model score is not computed yet)");
+  sub->add_flag("--no_prediction", a->no_prediction, "vmaf's: no model score (the features named by --feature only)");
+  sub->add_option("-m,--model", a->models,
+                  "vmaf's model: version=NAME (vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg) or path=FILE, "
+                  "optionally :disable_clip and :enable_transform; the feature vmaf with that model");
   sub->add_flag("--vmaf-names", a->vmaf_names, "Metric keys as libvmaf names them for these options (integer_motion2_mfw_2)");
   sub->add_option("--precision", a->precision, "Numbers: exact (read back to the same double) or vmaf (libvmaf's %.6f)")
       ->capture_default_str();

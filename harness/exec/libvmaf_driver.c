@@ -21,6 +21,13 @@
  * was asked: the twin is not supported here (--cuda without CUDA, without a usable device, or
  * for a feature without a CUDA extractor).
  *
+ * --feature vmaf scores a model (twinproof's feature vmaf): --option model=VERSION loads a built-in
+ * model (vmaf_model_load), model=PATH a model file (any value with a '/' or ending in .json), and
+ * disable_clip=true / enable_transform=true set libvmaf's model flags; the model's own features run
+ * through vmaf_use_features_from_model (their CUDA extractors with --cuda, as libvmaf picks them).
+ * Its keys: "vmaf" (the model's name) per frame, "vmaf_mean", "vmaf_harmonic_mean", "vmaf_min" and
+ * "vmaf_max" (vmaf_score_pooled over frames 0..i at frame i), and the features' collector keys.
+ *
  * --cuda runs the feature's CUDA extractor, which libvmaf names NAME_cuda ("motion_cuda"):
  * vmaf_use_feature picks an extractor by that name, so with a CUDA state imported "motion" would
  * still run the CPU extractor. A feature without one is not supported, never run on the CPU
@@ -115,6 +122,45 @@ static int has_extractor(const char *name) {
   return ok;
 }
 
+/* The model the options of --feature vmaf name, loaded; the options are libvmaf's model settings,
+ * not an extractor's. */
+static VmafModel *load_model(const char *const *options, unsigned n) {
+  const char *spec = "vmaf_v0.6.1";
+  uint64_t flags = VMAF_MODEL_FLAGS_DEFAULT;
+  for (unsigned k = 0; k < n; ++k) {
+    const char *eq = strchr(options[k], '=');
+    if (!eq) usage("--option is KEY=VALUE");
+    const size_t len = (size_t)(eq - options[k]);
+    const char *value = eq + 1;
+    if (len == 5 && !strncmp(options[k], "model", 5)) spec = value;
+    else if (len == 12 && !strncmp(options[k], "disable_clip", 12) && !strcmp(value, "true")) flags |= VMAF_MODEL_FLAG_DISABLE_CLIP;
+    else if (len == 16 && !strncmp(options[k], "enable_transform", 16) && !strcmp(value, "true")) flags |= VMAF_MODEL_FLAG_ENABLE_TRANSFORM;
+    else if (!(len == 12 && !strncmp(options[k], "disable_clip", 12)) && !(len == 16 && !strncmp(options[k], "enable_transform", 16))) {
+      fprintf(stderr, "twinproof-libvmaf-driver: --feature vmaf: unknown option '%s' (model, disable_clip, enable_transform)\n", options[k]);
+      exit(1);
+    }
+  }
+  VmafModelConfig cfg = {.name = "vmaf", .flags = flags};
+  VmafModel *model = NULL;
+  const size_t len = strlen(spec);
+  const int is_path = strchr(spec, '/') != NULL || (len > 5 && !strcmp(spec + len - 5, ".json"));
+  const int err = is_path ? vmaf_model_load_from_path(&model, &cfg, spec) : vmaf_model_load(&model, &cfg, spec);
+  if (err) {
+    fprintf(stderr, "twinproof-libvmaf-driver: --feature vmaf: libvmaf cannot load model '%s' (%d)\n", spec, err);
+    exit(1);
+  }
+  return model;
+}
+
+/* The pooling method a pooled key names, or 0 for any other key. */
+static enum VmafPoolingMethod pooled_method(const char *key) {
+  if (!strcmp(key, "vmaf_mean")) return VMAF_POOL_METHOD_MEAN;
+  if (!strcmp(key, "vmaf_harmonic_mean")) return VMAF_POOL_METHOD_HARMONIC_MEAN;
+  if (!strcmp(key, "vmaf_min")) return VMAF_POOL_METHOD_MIN;
+  if (!strcmp(key, "vmaf_max")) return VMAF_POOL_METHOD_MAX;
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *input = NULL, *reference = NULL, *distorted = NULL, *feature = NULL, *chroma = "420";
   unsigned long long cpumask = 0, threads = 0;
@@ -182,9 +228,10 @@ int main(int argc, char **argv) {
   }
 #endif
 
+  const int is_model = !strcmp(feature, "vmaf");
   const char *extractor = feature;
   char cuda_extractor[256];
-  if (cuda) {
+  if (cuda && !is_model) {
     if (snprintf(cuda_extractor, sizeof cuda_extractor, "%s_cuda", feature) >= (int)sizeof cuda_extractor) usage("--feature is too long");
     extractor = cuda_extractor;
     /* A probe on a scratch context (an extractor is only initialised at the first picture). It
@@ -213,7 +260,13 @@ int main(int argc, char **argv) {
     check(vmaf_cuda_import_state(vmaf, cu_state), "vmaf_cuda_import_state");
   }
 #endif
-  check(vmaf_use_feature(vmaf, extractor, dictionary(options, n_options)), "vmaf_use_feature (the feature or its options)");
+  VmafModel *model = NULL;
+  if (is_model) {
+    model = load_model(options, n_options);
+    check(vmaf_use_features_from_model(vmaf, model), "vmaf_use_features_from_model");
+  } else {
+    check(vmaf_use_feature(vmaf, extractor, dictionary(options, n_options)), "vmaf_use_feature (the feature or its options)");
+  }
 
   FILE *files[2] = {fopen(reference, "rb"), distorted == reference ? NULL : fopen(distorted, "rb")};
   const char *names[2] = {reference, distorted};
@@ -268,6 +321,11 @@ int main(int argc, char **argv) {
   }
   if (frames == 0) usage("the input holds no frame");
   check(vmaf_read_pictures(vmaf, NULL, NULL, 0), "vmaf_read_pictures (flush)");
+  /* Each frame's score, written into the collector under the model's name. */
+  for (unsigned i = 0; model && i < frames; ++i) {
+    double score = 0;
+    check(vmaf_score_at_index(vmaf, model, &score, i), "vmaf_score_at_index");
+  }
 
   printf("Frame,");
   for (unsigned k = 0; k < n_metrics; ++k) printf("%s,", metrics[k]);
@@ -276,11 +334,15 @@ int main(int argc, char **argv) {
     printf("%u,", i);
     for (unsigned k = 0; k < n_metrics; ++k) {
       double score = 0;
-      if (vmaf_feature_score_at_index(vmaf, metrics[k], &score, i) == 0) printf("%a", score);
+      const enum VmafPoolingMethod method = model ? pooled_method(metrics[k]) : 0;
+      if (method ? vmaf_score_pooled(vmaf, model, method, &score, 0, i) == 0
+                 : vmaf_feature_score_at_index(vmaf, metrics[k], &score, i) == 0)
+        printf("%a", score);
       printf(",");
     }
     printf("\n");
   }
   check(vmaf_close(vmaf), "vmaf_close");
+  if (model) vmaf_model_destroy(model);
   return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

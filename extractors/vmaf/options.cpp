@@ -1,0 +1,26 @@
+#include "extractors/vmaf/options.hpp"
+
+#include <cstddef>
+
+namespace twinproof::vmaf {
+
+std::span<const OptionSpec> option_table() {
+  using O = VmafOptions;
+  // None names the output: libvmaf calls the score by the model's name ("vmaf") whatever the flags.
+  static const OptionSpec table[] = {
+      {.name = "model", .alias = nullptr, .type = OptionType::text, .default_text = "vmaf_v0.6.1", .min = 0, .max = 0,
+       .offset = offsetof(O, model),
+       .help = "a built-in model (vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg) or a libvmaf JSON model file's path",
+       .names_output = false},
+      {.name = "disable_clip", .alias = nullptr, .type = OptionType::boolean, .default_text = "false", .min = 0, .max = 0,
+       .offset = offsetof(O, disable_clip), .help = "do not clip the score to the model's score_clip", .names_output = false},
+      {.name = "enable_transform", .alias = nullptr, .type = OptionType::boolean, .default_text = "false", .min = 0, .max = 0,
+       .offset = offsetof(O, enable_transform), .help = "apply the model's score_transform even where the file leaves it off",
+       .names_output = false},
+  };
+  return table;
+}
+
+VmafOptions parse_options(const OptionList& given) { return parse_options_as<VmafOptions>(option_table(), given); }
+
+}  // namespace twinproof::vmaf
