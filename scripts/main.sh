@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set up, build, fetch the real-content vectors, check every golden bit for bit,
 # then run the gate over ci/matrices/gate.json, the exec twins' ci/matrices/exec.json and the
-# example plugin over ci/matrices/plugins.json. Extra arguments go to the gate (e.g.
+# example plugins over ci/matrices/plugins.json. Extra arguments go to the gate (e.g.
 # --require cuda on a GPU runner); a --shard I/N among them shards the goldens check too.
 # Reports: build/ci/gate-report/.
 set -euo pipefail
@@ -22,6 +22,8 @@ build=$(bash scripts/build.sh ci)
 # Programs twinproof did not write (ci/twins/): itself as an external program (exact), ffmpeg's
 # vmafmotion (calibrated), the vmaf tool when --vmaf or TWINPROOF_VMAF names one.
 "$build/harness/twinproof" gate --matrix ci/matrices/exec.json --report-dir "$build/exec-report" "$@"
-# A twin built outside twinproof as a plugin (tests/plugins): the exact example, loaded at run time.
-"$build/harness/twinproof" --plugin "$build/tests/plugins/twinproof-example-plugin.so" gate --matrix ci/matrices/plugins.json \
-  --filter '*/example-plugin/*' --report-dir "$build/plugins-report" "$@"
+# Twins built outside twinproof as plugins (tests/plugins), loaded at run time: the exact example
+# and the pair example (every pair cell; the unit tests run a few of them).
+"$build/harness/twinproof" --plugin "$build/tests/plugins/twinproof-example-plugin.so" \
+  --plugin "$build/tests/plugins/twinproof-example-psnr.so" gate --matrix ci/matrices/plugins.json \
+  --filter '*/example-plugin/*' --filter 'psnr/example-psnr/*' --report-dir "$build/plugins-report" "$@"

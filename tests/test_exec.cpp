@@ -230,11 +230,13 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
 BOOST_AUTO_TEST_CASE(libvmafs_cuda_twin_names_each_features_keys_its_own_way) {
   // Upstream's motion_cuda lacks motion3 (a fixed map of its default keys); vif_cuda has vif's
   // collector keys but no vif_skip_scale0, whose suffix its keys therefore never carry; adm_cuda
-  // emits neither aim nor adm3 and takes four of adm's twelve options.
+  // emits neither aim nor adm3 and takes four of adm's twelve options; vmaf is the model's
+  // features on those three, keyed by the model's options for them.
   const auto twins = load_twins_file(data_root() / "ci" / "twins" / "libvmaf.json");
   const auto cuda = std::find_if(twins.begin(), twins.end(), [](const ExecTwinSpec& t) { return t.name == "libvmaf-cuda"; });
   BOOST_TEST_REQUIRE((cuda != twins.end()));
-  BOOST_TEST((cuda->features == std::vector<std::string>{"motion", "vif", "adm"}));
+  BOOST_TEST((cuda->features == std::vector<std::string>{"motion", "vif", "adm", "vmaf"}));
+  BOOST_TEST((cuda->keys_of("vmaf").keys == ExecTwinSpec::Keys::libvmaf_collector));  // the model's features, by libvmaf
   BOOST_TEST((cuda->keys_of("motion").keys == ExecTwinSpec::Keys::map));
   BOOST_TEST(cuda->keys_of("motion").key_map.size() == 2u);
   BOOST_TEST((cuda->keys_of("vif").keys == ExecTwinSpec::Keys::libvmaf_collector));
@@ -394,12 +396,14 @@ BOOST_AUTO_TEST_CASE(repeated_and_concurrent_runs_must_return_the_same_bits) {
 
 BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
   TempDir dir;
-  // vif's exec-self cells take the same path as psnr's (a pair, options, libvmaf's JSON back); one
-  // pair of them stands for the rest, which main.sh's gate runs, so that a sanitizer build of this
-  // suite stays inside its time.
+  // The pair features' exec-self cells all take one path (a pair, options, libvmaf's JSON back):
+  // psnr's pan576~noise4 (its option sets and refusals) and a 16-bit pair, and one vif pair stand
+  // for the rest, which main.sh's gate runs, so that a sanitizer build of this suite stays inside
+  // its time.
   const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",
-                          "float_motion/exec-self/*", "--filter", "motion/exec-self/*", "--filter", "psnr/exec-self/*", "--filter",
-                          "vif/exec-self/odd175_420~noise4/*", "--quiet", "--report-dir", (dir / "r").string()});
+                          "float_motion/exec-self/*", "--filter", "motion/exec-self/*", "--filter", "psnr/exec-self/pan576~noise4/*",
+                          "--filter", "psnr/exec-self/noise67_16b_444~noise32/*", "--filter", "vif/exec-self/odd175_420~noise4/*",
+                          "--quiet", "--report-dir", (dir / "r").string()});
   BOOST_TEST(r.rc == 0, r.out << r.err);
   const auto records = read_results(dir / "r" / "results.jsonl");
   std::size_t pass = 0, refusals = 0;
@@ -410,7 +414,7 @@ BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
     BOOST_TEST(c.twin_provenance.value("sha256", "").size() == 64u);
     BOOST_TEST(contains(c.twin_provenance.value("version", ""), "twinproof"));
   }
-  BOOST_TEST(pass >= 283u);  // the motion features' 92, psnr's 190 (pairs: two clips to the program), vif's 3
+  BOOST_TEST(pass == 111u);  // the motion features' 92, psnr's 16 (pairs: two clips to the program), vif's 3
   BOOST_TEST(refusals >= 14u);
   BOOST_TEST(contains(test::read_file(dir / "r" / "results.jsonl"), "\"per_metric\""));
   // The reports' environment names the program that was judged, once, beside the host.
