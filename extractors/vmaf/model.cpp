@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -281,7 +282,10 @@ Model parse_model(std::string_view text, const std::string& source, ModelFlags f
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    refuse(source, "(file)", "(not JSON)", e.what());
+    refuse(source, "(file)", fmt::format("byte {}", e.byte), "not JSON there");
+  } catch (const json::exception&) {
+    // A number JSON allows and a double cannot hold (1e999).
+    refuse(source, "(file)", "a number", "out of a double's range");
   }
   if (!doc.is_object() || !doc.contains("model_dict")) refuse(source, "model_dict", "(missing)", "not a libvmaf JSON model");
   Model m;
@@ -293,8 +297,10 @@ Model parse_model(std::string_view text, const std::string& source, ModelFlags f
 Model load_model(const std::string& spec, ModelFlags flags) {
   for (const BuiltInModel& b : built_in_models())
     if (b.version == spec) return parse_model(b.json, std::string(spec) + " (built in)", flags);
-  std::ifstream in(spec, std::ios::binary);
-  if (!in) {
+  std::error_code ec;
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(spec, ec)) in.open(spec, std::ios::binary);
+  if (!in.is_open()) {
     std::string versions;
     for (const BuiltInModel& b : built_in_models()) versions += (versions.empty() ? "" : ", ") + std::string(b.version);
     throw RefusedConfiguration("option model", spec,

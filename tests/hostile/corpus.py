@@ -723,6 +723,27 @@ def cases():
     for field, value in (("values", 1e300), ("mismatches", -1), ("max_ulp", 0.5), ("bitdepth", 1e19)):
         add(Case(f"results record {field} = {value}", ["report", "{tmp}/r"], 2, f"line 1: {field} '",
                  files={"r/results.jsonl": record_line(**{field: value}) + "\n"}))
+    # 18. Model files (score -m path=FILE, vmaf's model option): each refusal names the file, the
+    # field and the value; a model is never half read.
+    pair = ["score", "vector:odd175_420~noise4", "-q"]
+    svm = "svm_type nu_svr\nkernel_type rbf\ngamma 0.04\nnr_class 2\ntotal_sv {n}\nrho 1\nSV\n{sv}"
+    def model(n=1, sv="1 1:0.5\n", **over):
+        d = {"model_type": "LIBSVMNUSVR", "norm_type": "linear_rescale", "feature_names": ["VMAF_integer_feature_adm2_score"],
+             "slopes": [1, 1], "intercepts": [0, 0], "model": svm.format(n=n, sv=sv)}
+        d.update(over)
+        return json.dumps({"model_dict": d})
+    add(Case("-m path= a model that is not JSON", pair + ["-m", "path={tmp}/m.json"], 2, "m.json: (file) = byte 2: not JSON there", files={"m.json": "{model"}))
+    add(Case("-m path= a folder", pair + ["-m", "path={tmp}"], 2, "nor a readable model file"))
+    add(Case("-m path= total_sv of a million", pair + ["-m", "path={tmp}/m.json"], 2, "fewer support vectors than total_sv",
+             files={"m.json": model(n=1000000)}))
+    add(Case("-m path= a support vector of NaN", pair + ["-m", "path={tmp}/m.json"], 2, "SV 0 value = nan: is not finite",
+             files={"m.json": model(sv="1 1:nan\n")}))
+    add(Case("-m path= a slope of 1e999", pair + ["-m", "path={tmp}/m.json"], 2, "(file) = a number: out of a double's range",
+             files={"m.json": model(slopes="[1e999, 1]").replace('"[1e999, 1]"', "[1e999, 1]")}))
+    add(Case("-m path= an index past the features", pair + ["-m", "path={tmp}/m.json"], 2, "SV 0 = 7:0.5: the model has 1 features",
+             files={"m.json": model(sv="1 7:0.5\n")}))
+    add(Case("-m path= a feature option of the wrong type", pair + ["-m", "path={tmp}/m.json"], 2, "option adm_enhn_gain_limit",
+             files={"m.json": model(feature_opts_dicts=[{"adm_enhn_gain_limit": "lots"}])}))
     return out
 
 
