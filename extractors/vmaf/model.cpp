@@ -5,6 +5,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <optional>
 #include <sstream>
 
@@ -295,8 +298,18 @@ Model parse_model(std::string_view text, const std::string& source, ModelFlags f
 }
 
 Model load_model(const std::string& spec, ModelFlags flags) {
+  // A built-in model is parsed once per flag pair: every extractor, key and traffic question of a
+  // run asks for it again. (A file is read each time: it may change between runs of a session.)
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, bool, bool>, Model> parsed;
   for (const BuiltInModel& b : built_in_models())
-    if (b.version == spec) return parse_model(b.json, std::string(spec) + " (built in)", flags);
+    if (b.version == spec) {
+      const std::lock_guard lock(mutex);
+      const auto key = std::make_tuple(spec, flags.disable_clip, flags.enable_transform);
+      auto it = parsed.find(key);
+      if (it == parsed.end()) it = parsed.emplace(key, parse_model(b.json, std::string(spec) + " (built in)", flags)).first;
+      return it->second;
+    }
   std::error_code ec;
   std::ifstream in;
   if (std::filesystem::is_regular_file(spec, ec)) in.open(spec, std::ios::binary);
