@@ -9,10 +9,7 @@
 namespace twinproof {
 namespace {
 
-vmaf::Model model_of(const OptionList& options) {
-  const vmaf::VmafOptions o = vmaf::parse_options(options);
-  return vmaf::load_model(o.model, {.disable_clip = o.disable_clip, .enable_transform = o.enable_transform});
-}
+vmaf::Model model_of(const OptionList& options) { return vmaf::load_model(vmaf::parse_options(options)); }
 
 // What the model's features move on a device, each feature's own traffic added (each twin uploads
 // its pictures itself).

@@ -40,13 +40,12 @@ class ModelExtractor final : public Extractor, private ScoreSink {
   // uses them for whichever model it loads.
   ModelExtractor(const ExtractorContext& ctx, std::string backend, std::map<std::string, std::string> overrides)
       : ctx_(ctx), backend_(std::move(backend)), overrides_(std::move(overrides)) {
-    for (const ModelFeature& f : load_model(VmafOptions{}.model, {}).features)
+    for (const ModelFeature& f : load_model(VmafOptions{}).features)
       if (!prepared_.count(f.feature)) prepared_[f.feature] = make_part(f.feature, backend_for(f.feature), f.metric);
   }
 
   void init(const Format& fmt, const OptionList& options) override {
-    const VmafOptions o = parse_options(options);
-    model_ = load_model(o.model, {.disable_clip = o.disable_clip, .enable_transform = o.enable_transform});
+    model_ = load_model(parse_options(options));
     parts_.clear();
     for (std::size_t i = 0; i < model_.features.size(); ++i) {
       const ModelFeature& f = model_.features[i];
@@ -68,7 +67,7 @@ class ModelExtractor final : public Extractor, private ScoreSink {
       p.extractor->init(fmt, p.options);
     }
     pending_.clear();
-    first_pending_ = next_label_ = 0;
+    first_pending_ = 0;
     started_ = false;
     pool_ = Pooling{};
     captured_.clear();
@@ -76,10 +75,9 @@ class ModelExtractor final : public Extractor, private ScoreSink {
 
   void extract(const PictureView& ref, const PictureView& dist, unsigned frame, ScoreSink& sink) override {
     if (!started_) {
-      first_pending_ = next_label_ = frame;
+      first_pending_ = frame;
       started_ = true;
     }
-    ++next_label_;
     const std::size_t n = model_.features.size();
     pending_.push_back({std::vector<double>(n, 0.0), std::vector<char>(n, 0), n});
     for (Part& p : parts_) {
@@ -100,7 +98,7 @@ class ModelExtractor final : public Extractor, private ScoreSink {
       std::size_t i = 0;
       while (i < f.arrived.size() && f.arrived[i]) ++i;
       throw std::runtime_error(fmt::format("vmaf: feature {} ({} backend) gave no {} for frame {}", model_.features[i].feature,
-                                           backend_, model_.features[i].metric, first_pending_));
+                                           backend_for(model_.features[i].feature), model_.features[i].metric, first_pending_));
     }
   }
 
@@ -201,7 +199,7 @@ class ModelExtractor final : public Extractor, private ScoreSink {
   std::vector<Part> parts_;
   Part* current_ = nullptr;
   std::deque<PendingFrame> pending_;
-  unsigned first_pending_ = 0, next_label_ = 0;
+  unsigned first_pending_ = 0;  // the label of pending_.front()
   bool started_ = false;
   Pooling pool_;
   std::vector<std::pair<std::string, double>> captured_;

@@ -23,4 +23,8 @@ std::span<const OptionSpec> option_table() {
 
 VmafOptions parse_options(const OptionList& given) { return parse_options_as<VmafOptions>(option_table(), given); }
 
+Model load_model(const VmafOptions& o) {
+  return load_model(o.model, {.disable_clip = o.disable_clip, .enable_transform = o.enable_transform});
+}
+
 }  // namespace twinproof::vmaf

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "extractors/feature.hpp"
+#include "extractors/vmaf/model.hpp"
 
 namespace twinproof::vmaf {
 
@@ -16,5 +17,7 @@ struct VmafOptions {
 
 std::span<const OptionSpec> option_table();
 VmafOptions parse_options(const OptionList& given);
+// The model these options name, with their flags.
+Model load_model(const VmafOptions& o);
 
 }  // namespace twinproof::vmaf
