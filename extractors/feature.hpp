@@ -108,6 +108,10 @@ struct FeatureDescriptor {
   // libvmaf's key of a metric when it is not libvmaf_names' under the feature's own options (a
   // model's features are named by the model's options for them); nullptr: libvmaf_names.
   std::string (*libvmaf_key)(std::string_view metric, const OptionList& options, LibvmafKey which) = nullptr;
+  // A model's options as libvmaf's tools load it: the `vmaf` tool's --model value and ffmpeg's
+  // libvmaf filter's model= ("version=NAME" or "path=FILE", then its flags, ':' between them);
+  // nullptr for a feature that is not a model.
+  std::string (*libvmaf_model)(const OptionList& options) = nullptr;
 
   const StageInfo* stage(std::string_view id) const;
 };

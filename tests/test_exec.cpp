@@ -14,6 +14,7 @@
 #include "harness/gate.hpp"
 #include "harness/matrix.hpp"
 #include "harness/paths.hpp"
+#include "harness/process.hpp"
 #include "harness/score_files.hpp"
 #include "harness/vmaf_output.hpp"
 #include "tests/support.hpp"
@@ -227,6 +228,139 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"vif": ["vif_scale0"]})")) == "twins[0].provides.vif vif");
 }
 
+BOOST_AUTO_TEST_CASE(a_programs_settings_are_variants_each_a_twin_of_its_own) {
+  TempDir dir;
+  const std::string with_variant = R"(, "command": ["{exe}", "-c", "true", "{input}", "{output}", "{variant}"])";
+  const auto twin = [&](const std::string& variants) {
+    std::string t = sh_twin("base", "true", ", \"variants\": " + variants);
+    // sh_twin's command without {variant}, replaced by one with it.
+    const auto at = t.find("\"command\"");
+    const auto end = t.find(']', at);
+    return t.substr(0, at) + with_variant.substr(2) + t.substr(end + 1);
+  };
+  const auto field_of = [&](const std::string& t) {
+    try {
+      load_twins_file(write_twins(dir, t));
+    } catch (const InputError& e) {
+      return e.field() + " " + e.value();
+    }
+    return std::string("(loaded)");
+  };
+  const auto specs = load_twins_file(write_twins(dir, twin(R"([{"name": "base-c", "summary": "C", "words": ["--mask", "-1"]},
+      {"name": "base-t", "summary": "threads", "words": ["--threads", "{host_threads}"], "requires_cpu": ["sse2"]}])")));
+  BOOST_TEST_REQUIRE(specs.size() == 3u);
+  BOOST_TEST(specs[0].name == "base");
+  BOOST_TEST(specs[0].variant_words.empty());
+  BOOST_TEST(specs[1].name == "base-c");
+  BOOST_TEST((specs[1].variant_words == std::vector<std::string>{"--mask", "-1"}));
+  BOOST_TEST(specs[1].summary == "C");
+  BOOST_TEST((specs[2].required_cpu == std::vector<std::string>{"sse2"}));
+  BOOST_TEST((specs[2].command == specs[0].command));  // the rest is the declared twin's
+  // A variant needs the command's {variant}, names the twin's features, known CPU features, a new name.
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "variants": [{"name": "x-c", "summary": "s", "words": ["a"]}])")) == "twins[0].command 5 words");
+  BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["a"], "features": ["psnr"]}])")) == "twins[0].variants[0].features \"psnr\"");
+  BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["a"], "requires_cpu": ["avx1024"]}])")) ==
+             "twins[0].variants[0].requires_cpu \"avx1024\"");
+  BOOST_TEST(field_of(twin(R"([{"name": "base", "summary": "s", "words": ["a"]}])")) == "twins[0].name base");
+  BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["{options}"]}])")) == "twins[0].variants[0].words {options}");
+
+  // The shipped libvmaf settings: the C path, AVX2, AVX-512 and the thread pool, each its own twin
+  // with its calibration row; psnr (no SIMD path in libvmaf) has none of them.
+  const auto shipped = load_twins_file(data_root() / "ci" / "twins" / "libvmaf.json");
+  const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
+  for (const char* name : {"libvmaf-c", "libvmaf-avx2", "libvmaf-avx512", "libvmaf-threads"}) {
+    const auto v = std::find_if(shipped.begin(), shipped.end(), [&](const ExecTwinSpec& t) { return t.name == name; });
+    BOOST_TEST_REQUIRE((v != shipped.end()), name);
+    BOOST_TEST((std::find(v->features.begin(), v->features.end(), "psnr") == v->features.end()), name);
+    for (const std::string& f : v->features) BOOST_TEST(table.has_twin(f, "cpu", name), f << "/" << name);
+  }
+  // A variant the host's CPU cannot run is not supported here, by name; one it can is available.
+  for (const ExecTwinSpec& v : shipped) {
+    bool host_can = true;
+    for (const std::string& c : v.required_cpu) host_can = host_can && host_has_cpu_feature(c);
+    ExecTwinSpec found = v;
+    found.locate = ExecTwinSpec::Locate::program;
+    found.locate_value = "sh";  // the program is there: only the CPU decides
+    const Availability a = exec_twin_availability(found);
+    BOOST_TEST(a.available == host_can, v.name << ": " << a.reason);
+    if (!host_can) BOOST_TEST(contains(a.reason, "needs a CPU with avx"), a.reason);
+  }
+  BOOST_TEST(host_has_cpu_feature("sse2"));  // every x86-64
+  BOOST_TEST(!host_has_cpu_feature("no-such-feature"));
+}
+
+BOOST_AUTO_TEST_CASE(a_program_without_what_the_twin_needs_is_not_supported) {
+  TempDir dir;
+  const Cell cell = flash_cell();
+  // The probe: a program whose output to a command lacks a text cannot run the twin.
+  const auto probed = [&](const std::string& contains_text) {
+    return load_twins_file(write_twins(dir, sh_twin("p", R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)",
+                                                    R"(, "probe": {"command": ["{exe}", "-c", "echo filters: vmafmotion libvmaf"], "contains": )" +
+                                                        nlohmann::json(contains_text).dump() + R"(, "reason": "no such filter"})")))
+        .at(0);
+  };
+  const Availability has = exec_twin_availability(probed(" libvmaf"));
+  BOOST_TEST(has.available, has.reason);
+  const Availability lacks = exec_twin_availability(probed(" zscale"));
+  BOOST_TEST(!lacks.available);
+  BOOST_TEST(contains(lacks.reason, "p: no such filter ("), lacks.reason);
+  BOOST_TEST(contains(lacks.reason, "sh -c 'echo filters: vmafmotion libvmaf' prints no ' zscale')"), lacks.reason);
+  const Outcome o = run_exec(probed(" zscale"), cell);
+  BOOST_TEST((o.kind == Outcome::Kind::not_supported), o.message);
+  // Debian's ffmpeg has no libvmaf filter: the shipped ffmpeg-libvmaf twin says so.
+  const auto ffmpeg = load_twins_file(data_root() / "ci" / "twins" / "ffmpeg.json");
+  const auto lavfi = std::find_if(ffmpeg.begin(), ffmpeg.end(), [](const ExecTwinSpec& t) { return t.name == "ffmpeg-libvmaf"; });
+  BOOST_TEST_REQUIRE((lavfi != ffmpeg.end()));
+  BOOST_TEST(lavfi->probe.has_value());
+  if (!find_program("ffmpeg").empty()) {
+    const Availability a = exec_twin_availability(*lavfi);
+    if (!a.available) BOOST_TEST(contains(a.reason, "this ffmpeg has no libvmaf filter"), a.reason);
+  }
+  // A program that says it did something else (a CUDA build falling back to the CPU) is not supported, never judged.
+  const auto said = load_twins_file(write_twins(dir, sh_twin("s", R"(echo 'problem during vmaf_cuda_state_init, using CPU' >&2; printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)",
+                                                             R"(, "unsupported_if_said": "using CPU")")))
+                        .at(0);
+  const Outcome fell_back = run_exec(said, cell);
+  BOOST_TEST((fell_back.kind == Outcome::Kind::not_supported), fell_back.message);
+  BOOST_TEST(contains(fell_back.message, "said 'problem during vmaf_cuda_state_init, using CPU'"), fell_back.message);
+}
+
+BOOST_AUTO_TEST_CASE(a_model_is_handed_to_libvmafs_tools_as_they_load_one) {
+  TempDir dir;
+  // {libvmaf_model} is the vmaf feature's model as the vmaf tool's --model and ffmpeg's model= take it.
+  const FeatureDescriptor& vmaf = feature_or_throw("vmaf");
+  BOOST_TEST_REQUIRE(vmaf.libvmaf_model != nullptr);
+  BOOST_TEST(vmaf.libvmaf_model({}) == "version=vmaf_v0.6.1");
+  BOOST_TEST(vmaf.libvmaf_model({{"model", "vmaf_v0.6.1neg"}, {"disable_clip", "true"}}) == "version=vmaf_v0.6.1neg:disable_clip=true");
+  BOOST_TEST(vmaf.libvmaf_model({{"model", "/m/x.json"}, {"vmaf_foo", "1"}}) == "path=/m/x.json:vmaf_foo=1");  // as given: the tool answers
+  BOOST_TEST(feature_or_throw("psnr").libvmaf_model == nullptr);
+  // A command that loads a model for a feature that is not one is refused when read.
+  try {
+    load_twins_file(write_twins(dir, sh_twin("m", "true", R"(, "commands_by_feature": {"float_motion": ["{exe}", "--model", "{libvmaf_model}", "{input}", "{output}"]})")));
+    BOOST_FAIL("loaded");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.field() == "twins[0].commands_by_feature.float_motion");
+    BOOST_TEST(contains(e.what(), "is not a model"));
+  }
+  // The shipped vmaf tool twin scores a model with --model, a feature with --feature.
+  const auto tool = load_twins_file(data_root() / "ci" / "twins" / "vmaf.json");
+  BOOST_TEST_REQUIRE(tool.size() == 3u);  // vmaf, vmaf-threads, vmaf-cuda
+  const std::vector<std::string>& model_command = tool[0].command_of("vmaf");
+  BOOST_TEST((std::find(model_command.begin(), model_command.end(), "{libvmaf_model}") != model_command.end()));
+  BOOST_TEST((std::find(model_command.begin(), model_command.end(), "--no_prediction") == model_command.end()));
+  BOOST_TEST((std::find(tool[0].command_of("psnr").begin(), tool[0].command_of("psnr").end(), "--no_prediction") != tool[0].command_of("psnr").end()));
+  BOOST_TEST(tool[2].name == "vmaf-cuda");
+  BOOST_TEST(tool[2].unsupported_if_said == "using CPU");
+  // The filter form escapes the model's ':' for an ffmpeg filtergraph: an sh twin prints its argument.
+  const Cell cell = filter_cells(load_matrix(data_root() / "ci" / "matrices" / "libvmaf.json").cells,
+                                 {"vmaf/libvmaf/pan576~noise4/8b/420/noclip_transform"}).at(0);
+  const ExecTwinSpec echo = load_twins_file(write_twins(dir, R"({"name": "e", "features": ["vmaf"], "summary": "s", "executable": {"program": "sh"},
+      "command": ["{exe}", "-c", "printf '%s' \"$0\" >&2; exit 3", "model={libvmaf_model_filter}", "{reference}", "{distorted}"], "options": "libvmaf",
+      "output": {"format": "json", "from": "stdout"}, "metrics": "libvmaf"})")).at(0);
+  const Outcome said = run_exec(echo, cell);
+  BOOST_TEST(contains(said.message, R"(it said: model=version=vmaf_v0.6.1neg\\:disable_clip=true\\:enable_transform=true)"), said.message);
+}
+
 BOOST_AUTO_TEST_CASE(libvmafs_cuda_twin_names_each_features_keys_its_own_way) {
   // Upstream's motion_cuda lacks motion3 (a fixed map of its default keys); vif_cuda has vif's
   // collector keys but no vif_skip_scale0, whose suffix its keys therefore never carry; adm_cuda
@@ -342,6 +476,12 @@ BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
   BOOST_TEST((shell_139.kind == Outcome::Kind::error));
   BOOST_TEST(contains(shell_139.message, "exited with status 139 (a shell's report of a crash"), shell_139.message);
   BOOST_TEST(judge_parity(parity, refused, shell_139, table, "2026-12-03").status == CellStatus::error);
+  // A program's own status above 192 (exit(-1)) is a refusal only where the file lists it.
+  const Outcome minus_one = outcome("exit 255");
+  BOOST_TEST(judge_parity(parity, refused, minus_one, table, "2026-12-03").status == CellStatus::error, minus_one.message);
+  const Outcome listed = outcome("exit 255", R"(, "refusal_exits": [1, 255])");
+  BOOST_TEST(judge_parity(parity, refused, listed, table, "2026-12-03").status == CellStatus::pass, listed.message);
+  BOOST_CHECK_THROW(spec("true", R"(, "refusal_exits": [139])"), InputError);  // a shell's signal report is never listed
 }
 
 BOOST_AUTO_TEST_CASE(a_program_stopped_with_the_run_leaves_its_cell_without_a_verdict) {

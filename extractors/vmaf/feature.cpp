@@ -1,6 +1,7 @@
 // vmaf's descriptor: what the shared layers know of the VMAF score.
 #include "extractors/feature.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "extractors/vmaf/model.hpp"
@@ -38,6 +39,20 @@ std::string vmaf_key(std::string_view metric, const OptionList& options, Libvmaf
   throw UsageError("metric", std::string(metric), "feature vmaf: the model has no feature '" + std::string(metric) + "'");
 }
 
+// libvmaf's tools take a built-in model by version and any other by path, then the model's
+// settings. The options go through as given, unchecked: where the reference refuses them, the
+// tool is asked the same question and its answer is what the cell judges.
+std::string vmaf_tool_model(const OptionList& options) {
+  std::string model = vmaf::VmafOptions{}.model, settings;
+  for (const auto& [name, value] : options) {
+    if (name == "model") model = value;
+    else settings += ":" + name + "=" + value;
+  }
+  const auto builtin = vmaf::built_in_models();
+  const bool version = std::any_of(builtin.begin(), builtin.end(), [&](const vmaf::BuiltInModel& b) { return b.version == model; });
+  return (version ? "version=" : "path=") + model + settings;
+}
+
 }  // namespace
 
 const FeatureDescriptor& vmaf_feature() {
@@ -68,6 +83,7 @@ const FeatureDescriptor& vmaf_feature() {
                         {"vif_scale2", "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2"},
                         {"vif_scale3", "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3"}},
       .libvmaf_key = &vmaf_key,
+      .libvmaf_model = &vmaf_tool_model,
   };
   return d;
 }

@@ -26,11 +26,12 @@ int main(int argc, char** argv) {
   // whole command line (given before or after the subcommand); the programs' paths reach the
   // twins files through their environment variables.
   std::vector<std::string> twins_files, plugins;
-  std::string vmaf_tool, libvmaf_driver;
+  std::string vmaf_tool, vmaf_cuda_tool, libvmaf_driver;
   app.add_option("--twins", twins_files, "A twins file of external programs to gate (repeatable; ci/twins/*.json are always read)")
       ->check(CLI::ExistingFile);
   app.add_option("--plugin", plugins, "A plugin twin library (extractors/twinproof_plugin.h) to load (repeatable; also TWINPROOF_PLUGINS)");
   app.add_option("--vmaf", vmaf_tool, "The vmaf tool the `vmaf` exec twins run (else TWINPROOF_VMAF)");
+  app.add_option("--vmaf-cuda", vmaf_cuda_tool, "A vmaf tool built with CUDA, which the `vmaf-cuda` exec twin runs (else TWINPROOF_VMAF_CUDA)");
   app.add_option("--libvmaf-driver", libvmaf_driver,
                  "twinproof's libvmaf driver the `libvmaf` exec twins run (else TWINPROOF_LIBVMAF_DRIVER)");
   app.fallthrough();  // before the subcommands: they inherit it
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   cli::harden_numeric_options(app);
   app.parse_complete_callback([&] {
     if (!vmaf_tool.empty()) ::setenv("TWINPROOF_VMAF", vmaf_tool.c_str(), 1);
+    if (!vmaf_cuda_tool.empty()) ::setenv("TWINPROOF_VMAF_CUDA", vmaf_cuda_tool.c_str(), 1);
     if (!libvmaf_driver.empty()) ::setenv("TWINPROOF_LIBVMAF_DRIVER", libvmaf_driver.c_str(), 1);
     std::vector<std::filesystem::path> files = shipped_twins_files();
     for (const std::string& f : twins_files) files.emplace_back(f);

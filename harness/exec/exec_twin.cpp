@@ -7,9 +7,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <regex>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -191,7 +193,7 @@ class ExecTwin final : public Extractor {
     if (writer_) writer_->close();
     if (distorted_writer_) distorted_writer_->close();
     const fs::path output = dir_ / fmt::format("scores.{}", s.output == ScoreFileFormat::ffmpeg_vmafmotion ? "txt" : to_string(s.output));
-    argv_ = expand(s.command, output);
+    argv_ = expand(s.command_of(feature_.name), output);
     identify();
     ToolRun run;
     run.argv = argv_;
@@ -211,12 +213,13 @@ class ExecTwin final : public Extractor {
       if (said.empty()) said = file_tail(dir_ / "stdout.txt");
       if (done.status == s.unsupported_exit)
         throw BackendUnavailable("twin", s.name, fmt::format("{} cannot run here: {}", s.name, said.empty() ? "(it printed nothing)" : said));
-      // A program killed by a signal crashed or was aborted, and a status above 125 is a shell's
-      // word for the same (126/127: could not run, 128 + N: killed by signal N): never a
-      // refusal, whatever the twins file lists.
-      const bool crashed = done.signal != 0 || done.status > 125;
-      const bool may_refuse = !crashed && (s.refusal_exits.empty() ||
-                                           std::find(s.refusal_exits.begin(), s.refusal_exits.end(), done.status) != s.refusal_exits.end());
+      // A program killed by a signal crashed or was aborted, and a status from 126 to 192 is a
+      // shell's word for the same (126/127: could not run, 128 + N: killed by signal N): never a
+      // refusal, whatever the twins file lists. Above that is a program's own status (exit(-1)
+      // is 255): a refusal only where the twins file lists it.
+      const bool crashed = done.signal != 0 || (done.status >= 126 && done.status <= 192);
+      const bool listed = std::find(s.refusal_exits.begin(), s.refusal_exits.end(), done.status) != s.refusal_exits.end();
+      const bool may_refuse = !crashed && (listed || (s.refusal_exits.empty() && done.status <= 125));
       const std::string how = done.signal != 0 ? fmt::format("was killed by signal {} ({}; exit status {}), a crash and never a refusal",
                                                               done.signal, ::strsignal(done.signal), done.status)
                               : crashed        ? fmt::format("exited with status {} (a shell's report of a crash or of a program that "
@@ -226,6 +229,20 @@ class ExecTwin final : public Extractor {
                        fmt::format("{} {}: {}{}", s.name, how, shell_words(argv_), said.empty() ? " (it printed nothing)" : "; it said: " + said),
                        may_refuse);
     }
+    if (!s.unsupported_if_said.empty())
+      for (const fs::path& said : {run.stderr_file, run.stdout_file}) {
+        std::ifstream in(said, std::ios::binary);
+        const std::string text{std::istreambuf_iterator<char>(in), {}};
+        if (const auto at = text.find(s.unsupported_if_said); at != std::string::npos) {
+          const auto line_start = text.rfind('\n', at);
+          const auto line_end = text.find('\n', at);
+          const std::size_t from = line_start == std::string::npos ? 0 : line_start + 1;
+          throw BackendUnavailable("twin", s.name,
+                                   fmt::format("{} exited 0 but said '{}': it did not run as the twin it is declared as ({})", s.name,
+                                               escape_control(text.substr(from, line_end == std::string::npos ? std::string::npos : line_end - from)),
+                                               s.file));
+        }
+      }
     emit(read_score_file(output.string(), s.output), output.string(), sink);
   }
 
@@ -297,7 +314,7 @@ class ExecTwin final : public Extractor {
   std::vector<std::string> expand(const std::vector<std::string>& words, const fs::path& output) const {
     std::string vmaf_options;
     for (const auto& [name, value] : options_) vmaf_options += (vmaf_options.empty() ? "=" : ":") + name + "=" + value;
-    const std::map<std::string, std::string> values = {
+    std::map<std::string, std::string> values = {
         {"exe", exe_.string()},
         {"input", input_.string()},
         {"reference", input_.string()},
@@ -311,7 +328,15 @@ class ExecTwin final : public Extractor {
         {"frames", std::to_string(frames_)},
         {"feature", std::string(feature_.name)},
         {"vmaf_options", vmaf_options},
-        {"device", std::to_string(ctx_.device)}};
+        {"device", std::to_string(ctx_.device)},
+        {"host_threads", std::to_string(std::max(1u, std::thread::hardware_concurrency()))}};
+    if (feature_.libvmaf_model != nullptr) {
+      const std::string model = feature_.libvmaf_model(options_);
+      values["libvmaf_model"] = model;
+      // In an ffmpeg filtergraph a ':' inside an option's value is escaped twice (once for the
+      // filter's options, once for the graph): "\\:" in the argument.
+      values["libvmaf_model_filter"] = std::regex_replace(model, std::regex(":"), "\\\\:");
+    }
     const auto fill = [](const std::string& word, const std::map<std::string, std::string>& v) {
       static const std::regex brace("\\{([a-z_]+)\\}");
       std::string out;
@@ -326,6 +351,10 @@ class ExecTwin final : public Extractor {
     };
     std::vector<std::string> argv;
     for (const std::string& w : words) {
+      if (w == "{variant}") {
+        for (const std::string& vw : spec_->variant_words) argv.push_back(fill(vw, values));
+        continue;
+      }
       if (w == "{metrics}") {
         for (const auto& [key, metric] : metric_keys())
           for (const std::string& mw : spec_->metric_words) argv.push_back(fill(mw, {{"key", key}}));
@@ -429,9 +458,66 @@ class ExecTwin final : public Extractor {
 
 }  // namespace
 
+namespace {
+// Why the program cannot run the twin by its probe, or empty: the probe command runs once per
+// executable, command and process (availability is asked for every cell), what it printed is kept
+// and each twin looks for its own text in it.
+std::string probe_failure(const ExecTwinSpec& spec, const fs::path& exe) {
+  struct Printed {
+    std::string text, failure;  // what it printed; why the probe itself failed
+  };
+  static std::mutex mu;
+  static std::map<std::pair<std::string, std::vector<std::string>>, Printed> known;
+  const std::lock_guard lock(mu);
+  std::vector<std::string> argv;
+  for (const std::string& w : spec.probe->command) argv.push_back(w == "{exe}" ? exe.string() : w);
+  const auto key = std::make_pair(exe.string(), argv);
+  auto it = known.find(key);
+  if (it == known.end()) {
+    Printed p;
+    std::string folder = (fs::temp_directory_path() / "twinproof-probe-XXXXXX").string();
+    if (::mkdtemp(folder.data()) == nullptr) {
+      p.failure = "cannot create a folder for the probe command under " + folder;
+    } else {
+      ToolRun run;
+      run.argv = argv;
+      run.cwd = folder;
+      run.stdout_file = fs::path(folder) / "stdout.txt";
+      run.stderr_file = fs::path(folder) / "stderr.txt";
+      run.timeout_s = 30;
+      const ToolExit done = run_tool(run);
+      if (done.interrupted_by) throw Interrupted{done.interrupted_by};
+      if (done.timed_out || !done.start_error.empty() || done.status != 0) {
+        p.failure = fmt::format("its probe `{}` {}", shell_words(argv),
+                                done.timed_out              ? std::string("ran past 30 s")
+                                : !done.start_error.empty() ? "could not start: " + done.start_error
+                                                            : fmt::format("exited with status {}", done.status));
+      } else {
+        std::ifstream out(run.stdout_file, std::ios::binary), err(run.stderr_file, std::ios::binary);
+        p.text = std::string(std::istreambuf_iterator<char>(out), {}) + std::string(std::istreambuf_iterator<char>(err), {});
+      }
+      std::error_code ec;
+      fs::remove_all(folder, ec);
+    }
+    it = known.emplace(key, std::move(p)).first;
+  }
+  if (!it->second.failure.empty()) return fmt::format("{}: {}", spec.name, it->second.failure);
+  if (it->second.text.find(spec.probe->contains) == std::string::npos)
+    return fmt::format("{}: {} ({} prints no '{}')", spec.name, spec.probe->reason, shell_words(argv), spec.probe->contains);
+  return {};
+}
+}  // namespace
+
 Availability exec_twin_availability(const ExecTwinSpec& spec) {
   const Located where = locate(spec);
-  return where.path.empty() ? Availability{false, where.why_not} : Availability{true, {}};
+  if (where.path.empty()) return {false, where.why_not};
+  for (const std::string& c : spec.required_cpu)
+    if (!host_has_cpu_feature(c)) return {false, fmt::format("{} needs a CPU with {} ({}); this host's has none", spec.name, c, spec.summary)};
+  if (spec.probe) {
+    const std::string why = probe_failure(spec, where.path);
+    if (!why.empty()) return {false, why};
+  }
+  return {true, {}};
 }
 
 std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> spec, std::string_view feature,

@@ -21,7 +21,8 @@ namespace {
 // when a cell runs.
 const std::vector<std::string_view> kPlaceholders = {"exe",    "input",  "reference", "distorted", "output", "width",   "height",  "bitdepth",
                                                      "pixfmt", "chroma", "frames", "feature", "options", "vmaf_options",
-                                                     "device", "name",   "value",        "metrics",      "key"};
+                                                     "device", "name",   "value",        "metrics",      "key",
+                                                     "variant", "libvmaf_model", "libvmaf_model_filter", "host_threads"};
 
 struct Reader {
   const std::string& file;
@@ -62,7 +63,7 @@ struct Reader {
       if (std::find(kPlaceholders.begin(), kPlaceholders.end(), name) == kPlaceholders.end())
         throw InputError(file, field, word, fmt::format("unknown placeholder {{{}}} (known: {})", name, fmt::join(kPlaceholders, ", ")));
     }
-    for (const char* alone : {"{options}", "{metrics}"})
+    for (const char* alone : {"{options}", "{metrics}", "{variant}"})
       if (word.find(alone) != std::string::npos && word != alone)
         throw InputError(file, field, word, fmt::format("{} stands alone as a word (it expands to several words)", alone));
   }
@@ -96,11 +97,83 @@ ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vecto
   return out;
 }
 
+struct CpuFeature {
+  std::string_view name;
+  bool (*present)();
+};
+// __builtin_cpu_supports takes a literal: one function per name.
+#define TP_CPU(name) {name, [] { return __builtin_cpu_supports(name) != 0; }}
+const CpuFeature kCpuFeatures[] = {TP_CPU("sse2"),     TP_CPU("ssse3"),    TP_CPU("sse4.1"),   TP_CPU("avx"),
+                                   TP_CPU("avx2"),     TP_CPU("bmi"),      TP_CPU("bmi2"),     TP_CPU("avx512f"),  TP_CPU("avx512dq"),
+                                   TP_CPU("avx512cd"), TP_CPU("avx512bw"), TP_CPU("avx512vl"), TP_CPU("avx512vbmi"),
+                                   TP_CPU("avx512vbmi2"), TP_CPU("avx512vnni"), TP_CPU("avx512bitalg"), TP_CPU("avx512vpopcntdq"),
+                                   TP_CPU("gfni"),     TP_CPU("vpclmulqdq"), TP_CPU("vaes")};
+#undef TP_CPU
+
+std::vector<std::string> cpu_features(const json& list, const std::string& file, const std::string& where) {
+  if (!list.is_array() || list.empty()) throw InputError(file, where, json_excerpt(list), "a non-empty array of x86 CPU feature names");
+  std::vector<std::string> out;
+  for (const json& n : list) {
+    const std::string name = n.is_string() ? n.get<std::string>() : std::string();
+    if (std::none_of(std::begin(kCpuFeatures), std::end(kCpuFeatures), [&](const CpuFeature& c) { return c.name == name; }))
+      throw InputError(file, where, json_excerpt(n), fmt::format("an x86 CPU feature ({})", fmt::join(known_cpu_features(), ", ")));
+    out.push_back(name);
+  }
+  return out;
+}
+
+// A twin's variants: the twin itself with the words of "{variant}" set, a name and summary of its
+// own, and the CPU features it needs added to the twin's.
+std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, const std::string& file, const std::string& where) {
+  const auto v = t.find("variants");
+  if (v == t.end()) return {};
+  if (!v->is_array() || v->empty()) throw InputError(file, where + ".variants", json_excerpt(*v), "a non-empty array of variants");
+  const auto names_variant = [](const std::vector<std::string>& command) {
+    return std::find(command.begin(), command.end(), "{variant}") != command.end();
+  };
+  if (!names_variant(base.command)) throw InputError(file, where + ".command", fmt::format("{} words", base.command.size()), "a twin with variants places their words with {variant}");
+  for (const auto& [feature, command] : base.command_by_feature)
+    if (!names_variant(command))
+      throw InputError(file, where + ".commands_by_feature." + feature, fmt::format("{} words", command.size()), "a twin with variants places their words with {variant}");
+  std::vector<ExecTwinSpec> out;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const std::string at = fmt::format("{}.variants[{}]", where, i);
+    const json& e = (*v)[i];
+    if (!e.is_object()) throw InputError(file, at, json_excerpt(e), "a variant is an object");
+    reject_unknown_keys(e, {"name", "summary", "features", "words", "requires_cpu"}, file, at);
+    const Reader r{file, e, at};
+    ExecTwinSpec s = base;
+    s.name = r.text("name", true);
+    static const std::regex name_re("[a-z0-9][a-z0-9.-]{0,39}");
+    if (!std::regex_match(s.name, name_re))
+      throw InputError(file, at + ".name", s.name, "a twin's name is 1-40 of a-z, 0-9, '.', '-' (it is part of cell ids)");
+    s.summary = r.text("summary", true);
+    if (const auto f = e.find("features"); f != e.end()) {
+      // A setting that changes nothing of a feature (a SIMD mask where libvmaf has no SIMD path) is no axis of it.
+      if (!f->is_array() || f->empty()) throw InputError(file, at + ".features", json_excerpt(*f), "a non-empty array of the twin's features");
+      s.features.clear();
+      for (const json& n : *f) {
+        if (!n.is_string() || std::find(base.features.begin(), base.features.end(), n.get<std::string>()) == base.features.end())
+          throw InputError(file, at + ".features", json_excerpt(n), "one of the twin's features");
+        s.features.push_back(n.get<std::string>());
+      }
+    }
+    s.variant_words = r.words("words", true);
+    for (const std::string& w : s.variant_words)
+      if (w == "{variant}" || w == "{options}" || w == "{metrics}") throw InputError(file, at + ".words", w, "a variant's words hold no word that expands to words");
+    if (const auto rc = e.find("requires_cpu"); rc != e.end())
+      for (std::string& c : cpu_features(*rc, file, at + ".requires_cpu"))
+        if (std::find(s.required_cpu.begin(), s.required_cpu.end(), c) == s.required_cpu.end()) s.required_cpu.push_back(std::move(c));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
   if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
   reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
                           "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "provides", "metric_words", "bitdepths", "chroma", "unsupported_reason",
-                          "unsupported_exit", "refusal_exits", "timeout_s"},
+                          "unsupported_exit", "refusal_exits", "timeout_s", "commands_by_feature", "requires_cpu", "probe", "variants", "unsupported_if_said"},
                       file, where);
   const Reader r{file, t, where};
   ExecTwinSpec s;
@@ -179,6 +252,40 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   if (!names("{input}") && !names("{reference}"))
     throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "the command needs {input} or {reference}");
   s.takes_pair = names("{distorted}");
+  if (const auto by = t.find("commands_by_feature"); by != t.end()) {
+    if (!by->is_object() || by->empty())
+      throw InputError(file, where + ".commands_by_feature", json_excerpt(*by), "an object mapping features of the twin to their commands");
+    const Reader byr{file, *by, where + ".commands_by_feature"};
+    for (const auto& [feature, words] : by->items()) {
+      const std::string at = where + ".commands_by_feature." + feature;
+      if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
+        throw InputError(file, at, feature, "not one of the twin's features");
+      std::vector<std::string> command = byr.words(feature.c_str(), true);
+      const auto has = [&](const char* p) {
+        return std::any_of(command.begin(), command.end(), [&](const std::string& w) { return w.find(p) != std::string::npos; });
+      };
+      if (!s.output_on_stdout && !has("{output}")) throw InputError(file, at, fmt::format("{} words", command.size()), "an output read from a file needs {output} in the command");
+      if (has("{distorted}") != s.takes_pair)
+        throw InputError(file, at, fmt::format("{} words", command.size()),
+                         s.takes_pair ? "the twin's command names {distorted}: so must each feature's" : "the twin's command names no {distorted}: neither may a feature's");
+      s.command_by_feature[feature] = std::move(command);
+    }
+  }
+  // {libvmaf_model} is the feature's model as libvmaf's tools load it: only a feature that is a model has one.
+  for (const std::string& f : s.features) {
+    const std::vector<std::string>& command = s.command_of(f);
+    const bool model_words = std::any_of(command.begin(), command.end(), [](const std::string& w) { return w.find("{libvmaf_model") != std::string::npos; });
+    if (model_words && find_feature(f)->libvmaf_model == nullptr)
+      throw InputError(file, where + (s.command_by_feature.contains(f) ? ".commands_by_feature." + f : std::string(".command")), "{libvmaf_model}",
+                       "feature " + f + " is not a model: libvmaf's tools load no model for it");
+  }
+  if (const auto rc = t.find("requires_cpu"); rc != t.end()) s.required_cpu = cpu_features(*rc, file, where + ".requires_cpu");
+  if (const auto pr = t.find("probe"); pr != t.end()) {
+    if (!pr->is_object()) throw InputError(file, where + ".probe", json_excerpt(*pr), "{\"command\": [...], \"contains\": TEXT, \"reason\": TEXT}");
+    reject_unknown_keys(*pr, {"command", "contains", "reason"}, file, where + ".probe");
+    const Reader p{file, *pr, where + ".probe"};
+    s.probe = ExecTwinSpec::Probe{p.words("command", true), p.text("contains", true), p.text("reason", true)};
+  }
 
   if (const auto base = t.find("frame_base"); base != t.end()) {
     if (!base->is_number_integer() || base->get<long long>() < 0 || base->get<long long>() > 1)
@@ -246,11 +353,14 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   }
   if (t.contains("metric_words")) s.metric_words = r.words("metric_words", true);
   s.unsupported_reason = r.text("unsupported_reason", false);
+  s.unsupported_if_said = r.text("unsupported_if_said", false);
   if (const auto re = t.find("refusal_exits"); re != t.end()) {
     if (!re->is_array() || re->empty()) throw InputError(file, where + ".refusal_exits", json_excerpt(*re), "a non-empty array of exit statuses");
     for (const json& v : *re) {
-      if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 125)
-        throw InputError(file, where + ".refusal_exits", json_excerpt(v), "an exit status in [1, 125]");
+      if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 255 ||
+          (v.get<long long>() >= 126 && v.get<long long>() <= 192))
+        throw InputError(file, where + ".refusal_exits", json_excerpt(v),
+                         "an exit status in [1, 125] or [193, 255] (126 to 192 are a shell's report of a crash or of a program that could not run)");
       s.refusal_exits.push_back(v.get<int>());
     }
   }
@@ -281,13 +391,34 @@ std::vector<ExecTwinSpec> load_twins_file(const fs::path& path) {
       throw InputError(file, "twins", twins == doc.end() ? "(missing)" : json_excerpt(*twins), "a non-empty array of twins");
     std::vector<ExecTwinSpec> out;
     for (std::size_t i = 0; i < twins->size(); ++i) {
-      out.push_back(parse_twin((*twins)[i], file, fmt::format("twins[{}]", i)));
-      for (std::size_t k = 0; k + 1 < out.size(); ++k)
-        if (out[k].name == out.back().name)
-          throw InputError(file, fmt::format("twins[{}].name", i), out.back().name, fmt::format("also the name of twins[{}]", k));
+      const std::string where = fmt::format("twins[{}]", i);
+      std::vector<ExecTwinSpec> made;
+      made.push_back(parse_twin((*twins)[i], file, where));
+      for (ExecTwinSpec& v : variants_of(made.front(), (*twins)[i], file, where)) made.push_back(std::move(v));
+      for (ExecTwinSpec& m : made) {
+        for (const ExecTwinSpec& earlier : out)
+          if (earlier.name == m.name) throw InputError(file, where + ".name", m.name, "a twin of that name (or a variant) is declared earlier in the file");
+        out.push_back(std::move(m));
+      }
     }
     return out;
   });
+}
+
+std::span<const std::string_view> known_cpu_features() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> n;
+    for (const CpuFeature& c : kCpuFeatures) n.push_back(c.name);
+    return n;
+  }();
+  return names;
+}
+
+bool host_has_cpu_feature(std::string_view name) {
+  __builtin_cpu_init();
+  for (const CpuFeature& c : kCpuFeatures)
+    if (c.name == name) return c.present();
+  return false;
 }
 
 std::vector<fs::path> shipped_twins_files() {

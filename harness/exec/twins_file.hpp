@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,32 @@ struct ExecTwinSpec {
   std::string locate_value;            // the program name or the variable
   std::string missing_hint;            // appended when the program is not found
   std::vector<std::string> command;    // argv template
+  // "commands_by_feature": a feature's own argv template, where the program is told to compute it
+  // another way (libvmaf's vmaf tool scores a model with --model, a feature with --feature).
+  std::map<std::string, std::vector<std::string>, std::less<>> command_by_feature;
+  const std::vector<std::string>& command_of(std::string_view feature) const {
+    const auto it = command_by_feature.find(feature);
+    return it == command_by_feature.end() ? command : it->second;
+  }
+  // What a "{variant}" word expands to: empty for a twin as declared, a variant's words (one of
+  // "variants": the same program with one setting changed, libvmaf's CPU mask or thread count)
+  // for a twin made from it.
+  std::vector<std::string> variant_words;
+  // "requires_cpu": x86 features the host's CPU must have (a SIMD path of the program): without
+  // one of them the twin is not supported here.
+  std::vector<std::string> required_cpu;
+  // "probe": a command run once per program and process whose output must contain a text, or the
+  // twin is not supported here (an ffmpeg built without the filter the command uses).
+  struct Probe {
+    std::vector<std::string> command;
+    std::string contains;
+    std::string reason;  // why the twin is not supported when the text is absent
+  };
+  std::optional<Probe> probe;
+  // "unsupported_if_said": a text which, in what the program prints, means it did not do what the
+  // twin is for even though it exited 0 (a CUDA build of the vmaf tool that falls back to the
+  // CPU): the cell is not supported, never judged.
+  std::string unsupported_if_said;
   std::vector<std::string> version_command;  // argv template printing the version; empty: none
   std::vector<std::string> option_words;     // per option, e.g. ["--option", "{name}={value}"]
   enum class Options { words, libvmaf, none } options = Options::words;
@@ -82,7 +110,12 @@ struct ExecTwinSpec {
   std::string file;                    // where it was declared
 };
 
-// Parses a twins file; InputError names the file, the field and the value.
+// The x86 CPU features "requires_cpu" may name, and whether this host has one.
+std::span<const std::string_view> known_cpu_features();
+bool host_has_cpu_feature(std::string_view name);
+
+// Parses a twins file; InputError names the file, the field and the value. A twin with "variants"
+// comes back as itself followed by one twin per variant.
 std::vector<ExecTwinSpec> load_twins_file(const std::filesystem::path& file);
 
 // The pieces register_exec_twins binds into a backend (tests use them without registering).
