@@ -347,6 +347,7 @@ Judgement judge_scores(const Calibration& table, const Backend& reference, const
   j.judged = fmt::format("{} (max |diff| {:.2g}, {} ULP)", t.describe(expected.metrics()), cmp.max_abs_diff, cmp.max_ulp);
   if (!cmp.pass) {
     j.refused = true;
+    j.fails_row = true;
     j.why = "fails its calibration row (" + t.describe(expected.metrics()) + "): " + cmp.summary();
   }
   return j;

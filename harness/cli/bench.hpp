@@ -57,6 +57,7 @@ int print_comparison(const BenchRun& old_run, const BenchRun& new_run);
 
 struct Judgement {
   bool refused = false;
+  bool fails_row = false;  // refused because its scores fail its calibration row (not for want of one)
   std::string why;     // when refused
   std::string judged;  // "exact (max |diff| 0, 0 ULP)"
 };

@@ -9,7 +9,9 @@
 // `cpu-simd` is compared with libvmaf itself.
 // With --distorted, each process scores the pair (FILE the reference, the other its distorted
 // clip), and the read bound reads both, as `score` does.
-// Every backend's scores are judged against the reference's first, as in the in-memory bench.
+// Every backend's scores are judged against the reference's first, as in the in-memory bench; an
+// outside program whose scores fail its row (libvmaf's CUDA VMAF) is timed all the same, so that
+// the comparison has both halves, and the run fails with the reason beside its row.
 #include <unistd.h>
 
 #include <algorithm>
@@ -154,6 +156,9 @@ struct Timings {
   bool program_alone = false;  // an exec twin's program, run on the file itself
   std::vector<double> whole_ms, prefix_ms;
   std::optional<std::string> refused;
+  // An outside program whose scores fail its row is still timed (what a user of it waits for is
+  // the comparison's other half); the run fails, and the table says why beside its time.
+  std::optional<std::string> fails_row;
   std::string judged;
 };
 
@@ -331,8 +336,9 @@ int run_bench_from_file(const BenchArgs& a) {
     } else {
       scores.set_frames(0, frames);
       const Judgement j = judge_scores(table, reference, *b, a.device, format, parse_option_flags(a.options), expected, scores);
-      if (j.refused) t.refused = j.why;
-      t.judged = j.judged;
+      if (j.fails_row && t.program_alone) t.fails_row = j.why;
+      else if (j.refused) t.refused = j.why;
+      t.judged = t.fails_row ? "FAILS: " + j.judged : j.judged;
     }
     rows.push_back(std::move(t));
   }
@@ -427,12 +433,18 @@ int run_bench_from_file(const BenchArgs& a) {
                                        {"bound_ms", bound},
                                        {"x_bound", whole / bound},
                                        {"timed", t.program_alone ? "its program alone, on the file itself" : "whole twinproof score processes"},
-                                       {"judged", t.judged}});
+                                       {"judged", t.judged},
+                                       {"fails_row", t.fails_row ? nlohmann::json(*t.fails_row) : nlohmann::json(nullptr)}});
   }
-  for (const Timings& t : rows)
+  for (const Timings& t : rows) {
     if (t.program_alone && !t.refused)
       fmt::print("{}: its program alone, reading the file itself ({}), not a `twinproof score` process\n",
                  t.b->name, t.b->origin);
+    if (t.fails_row && !t.refused) {
+      rc = kExitFail;
+      fmt::print("{}: timed, but its scores {}\n", t.b->name, *t.fails_row);
+    }
+  }
   print_speedups("whole run", whole_times);
   nlohmann::json option_map = nlohmann::json::object();
   for (const auto& [k, v] : parse_option_flags(a.options)) option_map[k] = v;
