@@ -11,7 +11,10 @@ namespace twinproof {
 
 SimdLevel detected_simd_level() {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return SimdLevel::avx512;
+  // The AVX-512 kernels are compiled for F, CD, BW, DQ and VL together (extractors/CMakeLists.txt).
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return SimdLevel::avx512;
   if (__builtin_cpu_supports("avx2")) return SimdLevel::avx2;
   return SimdLevel::scalar;
 }

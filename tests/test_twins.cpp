@@ -12,10 +12,12 @@
 
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
+#include "extractors/frames_in_flight.hpp"
 #include "extractors/registry.hpp"
 #include "extractors/simd.hpp"
 #include "harness/calibration.hpp"
 #include "harness/environment.hpp"
+#include "harness/goldens.hpp"
 #include "harness/paths.hpp"
 #include "harness/twin_check.hpp"
 #include "tests/support.hpp"
@@ -255,6 +257,34 @@ BOOST_AUTO_TEST_CASE(the_check_finds_a_broken_stage) {
       check_twin(f, *find_backend("float_motion", "cpu"), *mutant, random_frames({64, 48, 8, Chroma::c420}, 3, 7), {});
   BOOST_TEST(!r.equal);
   BOOST_TEST(r.summary().find("first divergence blur") != std::string::npos, r.summary());
+}
+
+BOOST_AUTO_TEST_CASE(host_twins_with_frames_in_flight_match_goldens) {
+  // 8 threads are two frames at once on 4 threads each, 12 three: each frame's arithmetic is one
+  // copy's, and the sums come back in frame order (extractors/frames_in_flight.hpp).
+  BOOST_TEST(plan_frames_in_flight(8, false).copies == 2u);
+  BOOST_TEST(plan_frames_in_flight(12, false).threads_each == 4u);
+  BOOST_TEST(plan_frames_in_flight(12, true).copies == 1u);  // repro inspects the frame just given
+  BOOST_TEST(plan_frames_in_flight(4, false).copies == 1u);
+  const std::pair<const char*, std::vector<const char*>> pairs[] = {
+      {"adm", {"noise67_16b_444~noise32", "pan99_12b_444~dct24", "odd175_420~noise4"}},
+      {"vif", {"flash40_16b~invert", "pan99_12b_444~dct24", "mono160~noise4"}}};
+  for (const auto& [feature, names] : pairs) {
+    const Backend& simd = *find_backend(feature, "cpu-simd");
+    for (const char* pair : names) {
+      const GoldenFile g = load_golden_file(data_root() / "goldens" / feature / (std::string(pair) + ".json"));
+      BOOST_TEST(!g.cases.empty());
+      for (const GoldenCase& c : g.cases)
+        for (const unsigned threads : {8u, 12u}) {
+          const GoldenResult r = check_case(simd, c, ExtractorContext{.threads = threads});
+          BOOST_TEST_CONTEXT(feature << " " << c.id << " on " << threads << " threads: " << r.detail) {
+            BOOST_TEST(r.status == GoldenStatus::pass);
+            BOOST_TEST(r.comparison.max_ulp == 0u);
+            BOOST_TEST(r.comparison.values >= c.expected.frames() * c.expected.metrics().size());  // every score of every frame
+          }
+        }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,11 +1,12 @@
 // adm's cpu-simd: the exact SIMD twin and the fast CPU path. The wavelet's vertical and
-// horizontal passes, the CSF and each scored row's masked and denominator cubes run over 8 (AVX2)
-// or 16 (AVX-512) columns at once in 64-bit integer lanes; decoupling is the contract's scalar
-// code. Every value is the reference's integer and the sums are integers: exact by construction,
+// horizontal passes, decoupling, the CSF and each scored row's masked and denominator cubes run
+// over 8 (AVX2) or 16 (AVX-512) columns at once in 64-bit integer lanes (decoupling's one-degree
+// test through float and double lanes, operation for operation). Every value is the reference's integer and the sums are integers: exact by construction,
 // and the gate shows it. TWINPROOF_SIMD=scalar|avx2|avx512 lowers the level; the scalar level is
 // the reference itself.
 #include "extractors/adm/cpu_simd.hpp"
 
+#include "extractors/frames_in_flight.hpp"
 #include "extractors/simd.hpp"
 
 namespace twinproof::adm {
@@ -21,6 +22,11 @@ class CpuSimdAdmEngine final : public CpuAdmEngine {
     else if (level_ == SimdLevel::avx2) dwt_rows_avx2(in, begin, end, out, t);
     else CpuAdmEngine::dwt_rows(in, begin, end, out, t);
   }
+  void decouple_rows(int scale, int begin, int end, ScaleBands& b) const override {
+    if (level_ == SimdLevel::avx512) decouple_rows_avx512(simd_scale(scale), begin, end, b);
+    else if (level_ == SimdLevel::avx2) decouple_rows_avx2(simd_scale(scale), begin, end, b);
+    else CpuAdmEngine::decouple_rows(scale, begin, end, b);
+  }
   void csf_rows(int scale, int begin, int end, const ScaleBands& b, ScaleMasks& m) const override {
     if (level_ == SimdLevel::avx512) csf_rows_avx512(simd_scale(scale), begin, end, b, m);
     else if (level_ == SimdLevel::avx2) csf_rows_avx2(simd_scale(scale), begin, end, b, m);
@@ -34,7 +40,8 @@ class CpuSimdAdmEngine final : public CpuAdmEngine {
 
  private:
   SimdScale simd_scale(int scale) const {
-    return {scale, &geometry(scale), &shifts(scale), &params().weights[static_cast<std::size_t>(scale)], params().skip_aim};
+    return {scale, &geometry(scale), &shifts(scale), &params().weights[static_cast<std::size_t>(scale)], params().skip_aim,
+            params().gain_limit, params().cos_1deg_sq};
   }
   SimdLevel level_;
 };
@@ -43,5 +50,8 @@ class CpuSimdAdmEngine final : public CpuAdmEngine {
 }  // namespace twinproof::adm
 
 namespace twinproof {
-std::unique_ptr<Extractor> make_adm_cpu_simd(const ExtractorContext& ctx) { return adm::make_adm<adm::CpuSimdAdmEngine>(ctx); }
+// Several frames in flight where there are threads for them (frames_in_flight.hpp): luma alone is read.
+std::unique_ptr<Extractor> make_adm_cpu_simd(const ExtractorContext& ctx) {
+  return std::make_unique<adm::AdmExtractor>(host_engine_in_flight<adm::AdmEngine, adm::CpuSimdAdmEngine>(ctx, 1), ctx);
+}
 }  // namespace twinproof

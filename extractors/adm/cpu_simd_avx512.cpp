@@ -1,4 +1,4 @@
-// adm's cpu-simd kernels for AVX-512F (compiled for it alone): 16 lanes a vector.
+// adm's cpu-simd kernels for AVX-512 (F, CD, BW, DQ, VL; compiled for them alone): 16 lanes a vector.
 #include <cstring>
 #include <utility>
 
@@ -14,6 +14,7 @@ constexpr int N = 16;
 }  // namespace
 
 void dwt_rows_avx512(const ScaleInput& in, int begin, int end, ScaleBands& out, DwtScratch& t) { simd_dwt_rows(in, begin, end, out, t); }
+void decouple_rows_avx512(const SimdScale& s, int begin, int end, ScaleBands& b) { simd_decouple_rows(s, begin, end, b); }
 void csf_rows_avx512(const SimdScale& s, int begin, int end, const ScaleBands& b, ScaleMasks& m) { simd_csf_rows(s, begin, end, b, m); }
 void sum_rows_avx512(const SimdScale& s, int begin, int end, const ScaleBands& b, const ScaleMasks& m, ScaleSums* rows) {
   simd_sum_rows(s, begin, end, b, m, rows);

@@ -27,6 +27,7 @@ struct EngineParams {
 // is skipped).
 class AdmEngine : public PairEngine<FrameSums> {
  public:
+  using Params = EngineParams;
   virtual void init(const Format& fmt, const EngineParams& params) = 0;
 };
 

@@ -1,4 +1,4 @@
-// cpu-simd kernels for AVX-512 (compiled with -mavx512f): the blur 16 samples at a time. The
+// cpu-simd kernels for AVX-512 (compiled for AVX-512 F, CD, BW, DQ and VL): the blur 16 samples at a time. The
 // row SADs keep the AVX2 8-lane walk (cpu_simd_avx2.cpp). -ffp-contract=off keeps every
 // multiply and add separate although AVX-512F has fused forms.
 #include <immintrin.h>

@@ -1,4 +1,4 @@
-// Integer motion's cpu-simd kernel for AVX-512F (compiled with -mavx512f alone).
+// Integer motion's cpu-simd kernel for AVX-512F (compiled for AVX-512 F, CD, BW, DQ and VL).
 #include <immintrin.h>
 
 #include "extractors/motion/arithmetic.hpp"

@@ -1,4 +1,4 @@
-// psnr's cpu-simd kernel for AVX-512 (compiled with -mavx512f alone).
+// psnr's cpu-simd kernel for AVX-512 (compiled for AVX-512 F, CD, BW, DQ and VL).
 #include <immintrin.h>
 
 #include "extractors/psnr/cpu_simd.hpp"

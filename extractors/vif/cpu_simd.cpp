@@ -6,6 +6,7 @@
 // TWINPROOF_SIMD=scalar|avx2|avx512 lowers the level; the scalar level is the reference itself.
 #include "extractors/vif/cpu_simd.hpp"
 
+#include "extractors/frames_in_flight.hpp"
 #include "extractors/simd.hpp"
 
 namespace twinproof::vif {
@@ -38,5 +39,8 @@ class CpuSimdVifEngine final : public CpuVifEngine {
 }  // namespace twinproof::vif
 
 namespace twinproof {
-std::unique_ptr<Extractor> make_vif_cpu_simd(const ExtractorContext& ctx) { return vif::make_vif<vif::CpuSimdVifEngine>(ctx); }
+// Several frames in flight where there are threads for them (frames_in_flight.hpp): luma alone is read.
+std::unique_ptr<Extractor> make_vif_cpu_simd(const ExtractorContext& ctx) {
+  return std::make_unique<vif::VifExtractor>(host_engine_in_flight<vif::VifEngine, vif::CpuSimdVifEngine>(ctx, 1), ctx);
+}
 }  // namespace twinproof

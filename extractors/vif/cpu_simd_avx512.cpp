@@ -1,4 +1,4 @@
-// vif's cpu-simd kernels for AVX-512 (compiled with -mavx512f alone): 16 columns a vector.
+// vif's cpu-simd kernels for AVX-512 (compiled for AVX-512 F, CD, BW, DQ and VL): 16 columns a vector.
 #include <immintrin.h>
 
 #include "extractors/vif/cpu_simd.hpp"

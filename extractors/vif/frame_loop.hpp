@@ -24,6 +24,7 @@ struct EngineParams {
 // stay zero).
 class VifEngine : public PairEngine<FrameSums> {
  public:
+  using Params = EngineParams;
   virtual void init(const Format& fmt, const EngineParams& params) = 0;
 };
 
