@@ -71,11 +71,16 @@ class FramesInFlight final : public Interface {
   void submit(const PictureView& ref, const PictureView& dist) override {
     Slot& s = *slots_[submitted_ % slots_.size()];
     std::unique_lock lock(s.mu);
-    s.cv.wait(lock, [&] { return !s.pending || s.error; });
+    s.cv.wait(lock, [&] { return s.jobs.size() < kQueued || s.error; });
     rethrow(s);
-    hold(ref, s.ref);
-    hold(dist, s.dist);
-    s.pending = true;
+    Job job;
+    if (!s.spare.empty()) {  // its buffers, already the frame's size
+      job = std::move(s.spare.back());
+      s.spare.pop_back();
+    }
+    hold(ref, job.ref);
+    hold(dist, job.dist);
+    s.jobs.push_back(std::move(job));
     lock.unlock();
     s.cv.notify_all();
     ++submitted_;
@@ -85,7 +90,7 @@ class FramesInFlight final : public Interface {
   void init(const Format& fmt, const typename Interface::Params& params) override {
     for (auto& s : slots_) {
       std::unique_lock lock(s->mu);
-      s->cv.wait(lock, [&] { return !s->pending; });
+      s->cv.wait(lock, [&] { return s->jobs.empty(); });
       s->done.clear();
       s->error = nullptr;
       s->engine->init(fmt, params);
@@ -114,14 +119,21 @@ class FramesInFlight final : public Interface {
     PictureView view;
     std::vector<std::uint8_t> bytes[3];
   };
+  struct Job {
+    Held ref, dist;
+  };
+  // Frames a copy may have waiting besides the one it computes: the caller runs ahead of a slow
+  // copy instead of waiting on it, so that the other features of a model (their own copies,
+  // submitted by the same caller) keep getting frames meanwhile.
+  static constexpr std::size_t kQueued = 3;
   struct Slot {
     explicit Slot(std::unique_ptr<Engine> e) : engine(std::move(e)) {}
     std::unique_ptr<Engine> engine;
     std::thread worker;
     std::mutex mu;
     std::condition_variable cv;
-    Held ref, dist;
-    bool pending = false;  // a frame is given and not finished
+    std::deque<Job> jobs;     // given and not finished; the front one is being computed
+    std::vector<Job> spare;   // finished ones, whose buffers the next frames reuse
     bool stop = false;
     std::deque<Sums> done;
     std::exception_ptr error;
@@ -151,13 +163,14 @@ class FramesInFlight final : public Interface {
   void work(Slot& s) {
     std::unique_lock lock(s.mu);
     for (;;) {
-      s.cv.wait(lock, [&] { return s.pending || s.stop; });
+      s.cv.wait(lock, [&] { return !s.jobs.empty() || s.stop; });
       if (s.stop) return;
+      Job& job = s.jobs.front();  // stays put: the caller only appends
       lock.unlock();
       std::optional<Sums> result;
       std::exception_ptr error;
       try {
-        s.engine->submit(s.ref.view, s.dist.view);
+        s.engine->submit(job.ref.view, job.dist.view);
         result = s.engine->take(true);
         if (!result) throw std::logic_error("frames in flight: an engine returned no sums for the frame it was given");
       } catch (...) {
@@ -166,9 +179,11 @@ class FramesInFlight final : public Interface {
       lock.lock();
       if (result) s.done.push_back(std::move(*result));
       if (error) s.error = error;
-      s.ref.view.keep.reset();
-      s.dist.view.keep.reset();
-      s.pending = false;
+      Job finished = std::move(s.jobs.front());
+      s.jobs.pop_front();
+      finished.ref.view.keep.reset();  // the owner's samples are theirs again
+      finished.dist.view.keep.reset();
+      if (s.spare.size() < kQueued) s.spare.push_back(std::move(finished));
       s.cv.notify_all();
     }
   }
