@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "extractors/registry.hpp"
-#include "extractors/row_bands.hpp"
 #include "extractors/vmaf/options.hpp"
 #include "extractors/vmaf/predict.hpp"
 
@@ -155,18 +154,7 @@ class ModelExtractor final : public Extractor, private ScoreSink {
     if (b == nullptr)
       throw BackendUnavailable("backend " + backend, feature,
                                fmt::format("vmaf: feature {} has no backend '{}' for the model's {}", feature, backend, metric));
-    return make_extractor(*b, part_context());
-  }
-
-  // A part's share of the threads. The parts compute side by side (a part with frames in flight
-  // returns from extract before its frame is done), and in libvmaf's models two of them, adm and
-  // vif, carry nearly all the work (motion a few percent): each part gets half the threads. On a
-  // 16-core host (H100 machine, 1080p, 240 frames) the model took 1.52 s with 8 threads a part
-  // and 1.63 s with all 16 each, which oversubscribes the cores twice over.
-  ExtractorContext part_context() const {
-    ExtractorContext c = ctx_;
-    c.threads = std::max(1u, resolve_threads(ctx_.threads) / 2);
-    return c;
+    return make_extractor(*b, ctx_);
   }
 
   // ScoreSink of the parts: keeps the metrics the model reads (the parts' other metrics are dropped).
