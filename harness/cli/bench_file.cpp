@@ -442,7 +442,7 @@ int run_bench_from_file(const BenchArgs& a) {
                  t.b->name, t.b->origin);
     if (t.fails_row && !t.refused) {
       rc = kExitFail;
-      fmt::print("{}: timed, but its scores {}\n", t.b->name, *t.fails_row);
+      fmt::print("{}: timed, but it {}\n", t.b->name, *t.fails_row);
     }
   }
   print_speedups("whole run", whole_times);
