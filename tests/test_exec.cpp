@@ -305,6 +305,8 @@ BOOST_AUTO_TEST_CASE(a_program_without_what_the_twin_needs_is_not_supported) {
   BOOST_TEST(!lacks.available);
   BOOST_TEST(contains(lacks.reason, "p: no such filter ("), lacks.reason);
   BOOST_TEST(contains(lacks.reason, "sh -c 'echo filters: vmafmotion libvmaf' prints no ' zscale')"), lacks.reason);
+  BOOST_CHECK_THROW(load_twins_file(write_twins(dir, sh_twin("q", "true", R"(, "probe": {"command": ["rm", "-f", "x"], "contains": "a", "reason": "r"})"))),
+                    InputError);  // a probe runs the twin's program alone
   const Outcome o = run_exec(probed(" zscale"), cell);
   BOOST_TEST((o.kind == Outcome::Kind::not_supported), o.message);
   // Debian's ffmpeg has no libvmaf filter: the shipped ffmpeg-libvmaf twin says so.

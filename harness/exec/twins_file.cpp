@@ -286,6 +286,9 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
     reject_unknown_keys(*pr, {"command", "contains", "reason"}, file, where + ".probe");
     const Reader p{file, *pr, where + ".probe"};
     s.probe = ExecTwinSpec::Probe{p.words("command", true), p.text("contains", true), p.text("reason", true)};
+    // A probe asks the twin's own program what it can do; it runs nothing else.
+    if (s.probe->command.front() != "{exe}")
+      throw InputError(file, where + ".probe.command[0]", s.probe->command.front(), "{exe}: a probe runs the twin's own program");
   }
 
   if (const auto base = t.find("frame_base"); base != t.end()) {
