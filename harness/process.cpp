@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <stdexcept>
 #include <thread>
 
 #include <boost/process.hpp>
@@ -132,6 +133,34 @@ std::string shell_words(const std::vector<std::string>& argv) {
       out += '\'';
     }
   }
+  return out;
+}
+
+std::vector<std::string> split_shell_words(std::string_view text) {
+  std::vector<std::string> out;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) out.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\'') {
+      const std::size_t close = text.find('\'', i + 1);
+      if (close == std::string_view::npos) throw std::invalid_argument("a quote left open in: " + std::string(text));
+      word += text.substr(i + 1, close - i - 1);
+      i = close;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      word += text[++i];
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) out.push_back(std::move(word));
   return out;
 }
 

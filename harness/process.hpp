@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace twinproof {
@@ -37,6 +38,9 @@ int run_process(const std::vector<std::string>& argv, const std::filesystem::pat
 
 // argv joined for messages, each word quoted when needed.
 std::string shell_words(const std::vector<std::string>& argv);
+// The words shell_words wrote (plain words, single-quoted ones, backslash escapes), back; a
+// quote left open is std::invalid_argument.
+std::vector<std::string> split_shell_words(std::string_view text);
 
 // The last `max_bytes` of a file (whole lines where possible), control bytes escaped: what a
 // failing tool said last.

@@ -363,6 +363,34 @@ BOOST_AUTO_TEST_CASE(a_model_is_handed_to_libvmafs_tools_as_they_load_one) {
   BOOST_TEST(contains(said.message, R"(it said: model=version=vmaf_v0.6.1neg\\:disable_clip=true\\:enable_transform=true)"), said.message);
 }
 
+BOOST_AUTO_TEST_CASE(a_rerun_command_finds_an_outside_program_again) {
+  // repro's rerun line and the gate's recap name the program a variable pointed at, with the
+  // option that sets it: pasted elsewhere they find the same program.
+  const auto tool = load_twins_file(data_root() / "ci" / "twins" / "vmaf.json");
+  BOOST_TEST_REQUIRE(tool.size() == 3u);
+  const char* before = std::getenv("TWINPROOF_VMAF");
+  const std::string saved = before ? before : "";
+  ::setenv("TWINPROOF_VMAF", "/opt/libvmaf it's/bin/vmaf", 1);
+  BOOST_TEST(exec_twin_rerun_args(tool[0], true) == R"(--vmaf '/opt/libvmaf it'\''s/bin/vmaf')");
+  BOOST_TEST(exec_twin_rerun_args(tool[1], true) == R"(--vmaf '/opt/libvmaf it'\''s/bin/vmaf')");  // a variant finds its program the same way
+  BOOST_TEST(exec_twin_rerun_args(tool[0], false) ==
+             shell_words({"--twins", tool[0].file, "--vmaf", "/opt/libvmaf it's/bin/vmaf"}));  // a user's file: both
+  BOOST_TEST((split_shell_words(exec_twin_rerun_args(tool[0], true)) == std::vector<std::string>{"--vmaf", "/opt/libvmaf it's/bin/vmaf"}));
+  ::unsetenv("TWINPROOF_VMAF");
+  BOOST_TEST(exec_twin_rerun_args(tool[0], true).empty());  // nothing to find it with: nothing said
+  BOOST_TEST(exec_twin_rerun_args(tool[2], true).empty());  // vmaf-cuda: TWINPROOF_VMAF_CUDA unset here
+  if (before) ::setenv("TWINPROOF_VMAF", saved.c_str(), 1);
+  BOOST_CHECK_THROW(split_shell_words("--twins 'open"), std::invalid_argument);
+  TempDir dir;
+  try {
+    load_twins_file(write_twins(dir, sh_twin("f", "true").replace(sh_twin("f", "true").find(R"({"program": "sh"})"), 17,
+                                                                   R"({"program": "sh", "flag": "--sh"})")));
+    BOOST_FAIL("loaded");
+  } catch (const InputError& e) {
+    BOOST_TEST(e.field() == "twins[0].executable.flag");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(libvmafs_cuda_twin_names_each_features_keys_its_own_way) {
   // Upstream's motion_cuda lacks motion3 (a fixed map of its default keys); vif_cuda has vif's
   // collector keys but no vif_skip_scale0, whose suffix its keys therefore never carry; adm_cuda

@@ -195,11 +195,10 @@ class ScoreProcesses {
     InputArgs in = clip_;
     if (prefix) in.path = prefix_.string();
     std::vector<std::string> argv = {self_.string()};
-    // What finds a twin declared at run time again ("--twins FILE", "--plugin PATH").
-    if (const auto space = b.rerun_args.find(' '); space != std::string_view::npos) {
-      argv.emplace_back(b.rerun_args.substr(0, space));
-      argv.emplace_back(b.rerun_args.substr(space + 1));
-    }
+    // What finds a twin declared at run time again ("--twins FILE", "--plugin PATH", "--vmaf PATH"),
+    // word by word (a path with a space is not taken apart: rerun_args quotes it, and a quoted
+    // word is passed whole, its quotes removed).
+    for (std::string& w : split_shell_words(b.rerun_args)) argv.push_back(std::move(w));
     for (const std::string& s : {std::string("score"), in.path}) argv.push_back(s);
     if (distorted_) {
       argv.emplace_back("--distorted");
@@ -223,7 +222,7 @@ class ScoreProcesses {
     const auto t0 = Clock::now();
     const ToolExit exit = run_tool(run);
     const double ms = ms_since(t0);
-    if (exit.interrupted_by != 0) throw Interrupted(exit.interrupted_by);
+    if (exit.interrupted_by != 0) throw Interrupted{exit.interrupted_by};
     if (exit.status != 0 || exit.timed_out)
       return fmt::format("`{}` {}: {}", shell_words(argv),
                          exit.timed_out ? std::string("timed out") : fmt::format("exited {}", exit.status),

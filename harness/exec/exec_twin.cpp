@@ -545,6 +545,15 @@ std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt,
   return twin.program_ms();
 }
 
+std::string exec_twin_rerun_args(const ExecTwinSpec& spec, bool shipped) {
+  std::vector<std::string> words;
+  if (!shipped) words = {"--twins", spec.file};
+  if (spec.locate == ExecTwinSpec::Locate::env && !spec.locate_flag.empty())
+    if (const char* value = std::getenv(spec.locate_value.c_str()); value != nullptr && *value != '\0')
+      words.insert(words.end(), {spec.locate_flag, fs::absolute(value).string()});
+  return words.empty() ? std::string() : shell_words(words);
+}
+
 void register_exec_twins(const std::vector<fs::path>& files) {
   const std::vector<fs::path> shipped = shipped_twins_files();
   for (const fs::path& file : files)
@@ -556,7 +565,7 @@ void register_exec_twins(const std::vector<fs::path>& files) {
         b.name = spec->name;
         b.summary = spec->summary;
         b.origin = "exec twin, " + file.string();
-        if (std::find(shipped.begin(), shipped.end(), file) == shipped.end()) b.rerun_args = "--twins " + file.string();
+        b.rerun_args = exec_twin_rerun_args(*spec, std::find(shipped.begin(), shipped.end(), file) != shipped.end());
         b.kind = spec->kind;
         b.availability = [spec] { return exec_twin_availability(*spec); };
         b.make = [spec, feature_name](const ExtractorContext& ctx) { return make_exec_twin(spec, feature_name, ctx); };

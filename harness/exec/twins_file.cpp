@@ -201,18 +201,23 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   if (exe == t.end() || !exe->is_object() || exe->size() < 1)
     throw InputError(file, where + ".executable", exe == t.end() ? "(missing)" : json_excerpt(*exe),
                      "{\"self\": true}, {\"program\": NAME} or {\"env\": VARIABLE}");
-  reject_unknown_keys(*exe, {"self", "program", "env", "hint"}, file, where + ".executable");
+  reject_unknown_keys(*exe, {"self", "program", "env", "flag", "hint"}, file, where + ".executable");
   const Reader e{file, *exe, where + ".executable"};
   s.missing_hint = e.text("hint", false);
   if (exe->contains("self")) {
     if ((*exe)["self"] != true) throw InputError(file, where + ".executable.self", json_excerpt((*exe)["self"]), "true");
     s.locate = ExecTwinSpec::Locate::self;
   } else if (exe->contains("program")) {
+    if (exe->contains("flag")) throw InputError(file, where + ".executable.flag", json_excerpt((*exe)["flag"]), "only with env: the option that sets it");
     s.locate = ExecTwinSpec::Locate::program;
     s.locate_value = e.text("program", true);
   } else if (exe->contains("env")) {
     s.locate = ExecTwinSpec::Locate::env;
     s.locate_value = e.text("env", true);
+    s.locate_flag = e.text("flag", false);
+    static const std::regex flag_re("--[a-z0-9][a-z0-9-]*");
+    if (!s.locate_flag.empty() && !std::regex_match(s.locate_flag, flag_re))
+      throw InputError(file, where + ".executable.flag", s.locate_flag, "a twinproof option that sets the variable (--vmaf)");
   } else {
     throw InputError(file, where + ".executable", json_excerpt(*exe), "names self, program or env");
   }

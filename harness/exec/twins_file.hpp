@@ -29,6 +29,7 @@ struct ExecTwinSpec {
   // environment variable ("env"; the command line's --vmaf / --libvmaf-driver set theirs).
   enum class Locate { self, program, env } locate = Locate::program;
   std::string locate_value;            // the program name or the variable
+  std::string locate_flag;             // env: twinproof's option that sets the variable (--vmaf), for rerun commands
   std::string missing_hint;            // appended when the program is not found
   std::vector<std::string> command;    // argv template
   // "commands_by_feature": a feature's own argv template, where the program is told to compute it
@@ -132,6 +133,11 @@ std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> sp
 std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
                                                 const std::filesystem::path& raw_file, const std::filesystem::path& raw_distorted,
                                                 unsigned frames, ScoreSink& sink);
+
+// What a command line needs to find the twin again, as words (repro and the gate's recap print
+// them, bench passes them to its `score` processes): "--twins FILE" for a file not shipped, and
+// for a program found through a variable that is set, the option that sets it with its value.
+std::string exec_twin_rerun_args(const ExecTwinSpec& spec, bool shipped);
 
 // Registers each twin of the files as a backend of each of its features (UsageError for a name
 // a feature already has). Safe to call once per process.
