@@ -1,9 +1,9 @@
 // adm's cpu-simd: the exact SIMD twin and the fast CPU path. The wavelet's vertical and
 // horizontal passes, decoupling, the CSF and each scored row's masked and denominator cubes run
 // over 8 (AVX2) or 16 (AVX-512) columns at once in 64-bit integer lanes (decoupling's one-degree
-// test through float and double lanes, operation for operation). Every value is the reference's integer and the sums are integers: exact by construction,
-// and the gate shows it. TWINPROOF_SIMD=scalar|avx2|avx512 lowers the level; the scalar level is
-// the reference itself.
+// test through float and double lanes, operation for operation). Every value is the reference's
+// integer and the sums are integers: exact by construction, and the gate shows it.
+// TWINPROOF_SIMD=scalar|avx2|avx512 lowers the level; the scalar level is the reference itself.
 #include "extractors/adm/cpu_simd.hpp"
 
 #include "extractors/frames_in_flight.hpp"

@@ -1,7 +1,6 @@
 // vmaf's descriptor: what the shared layers know of the VMAF score.
 #include "extractors/feature.hpp"
 
-#include <algorithm>
 #include <set>
 
 #include "extractors/vmaf/model.hpp"
@@ -48,9 +47,7 @@ std::string vmaf_tool_model(const OptionList& options) {
     if (name == "model") model = value;
     else settings += ":" + name + "=" + value;
   }
-  const auto builtin = vmaf::built_in_models();
-  const bool version = std::any_of(builtin.begin(), builtin.end(), [&](const vmaf::BuiltInModel& b) { return b.version == model; });
-  return (version ? "version=" : "path=") + model + settings;
+  return (vmaf::find_built_in_model(model) ? "version=" : "path=") + model + settings;
 }
 
 }  // namespace

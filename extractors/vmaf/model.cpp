@@ -280,6 +280,12 @@ std::vector<BuiltInModel> built_in_models() {
   return out;
 }
 
+std::optional<BuiltInModel> find_built_in_model(std::string_view version) {
+  for (const BuiltInModel& b : built_in_models())
+    if (b.version == version) return b;
+  return std::nullopt;
+}
+
 Model parse_model(std::string_view text, const std::string& source, ModelFlags flags) {
   json doc;
   try {
@@ -302,14 +308,13 @@ Model load_model(const std::string& spec, ModelFlags flags) {
   // run asks for it again. (A file is read each time: it may change between runs of a session.)
   static std::mutex mutex;
   static std::map<std::tuple<std::string, bool, bool>, Model> parsed;
-  for (const BuiltInModel& b : built_in_models())
-    if (b.version == spec) {
-      const std::lock_guard lock(mutex);
-      const auto key = std::make_tuple(spec, flags.disable_clip, flags.enable_transform);
-      auto it = parsed.find(key);
-      if (it == parsed.end()) it = parsed.emplace(key, parse_model(b.json, std::string(spec) + " (built in)", flags)).first;
-      return it->second;
-    }
+  if (const auto b = find_built_in_model(spec)) {
+    const std::lock_guard lock(mutex);
+    const auto key = std::make_tuple(spec, flags.disable_clip, flags.enable_transform);
+    auto it = parsed.find(key);
+    if (it == parsed.end()) it = parsed.emplace(key, parse_model(b->json, std::string(spec) + " (built in)", flags)).first;
+    return it->second;
+  }
   std::error_code ec;
   std::ifstream in;
   if (std::filesystem::is_regular_file(spec, ec)) in.open(spec, std::ios::binary);

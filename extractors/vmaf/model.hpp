@@ -3,6 +3,7 @@
 // the value, anything libvmaf would read differently or twinproof cannot compute.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -64,6 +65,8 @@ struct BuiltInModel {
   std::string_view json;     // the file's bytes
 };
 std::vector<BuiltInModel> built_in_models();
+// The built-in model of that version, or nullopt.
+std::optional<BuiltInModel> find_built_in_model(std::string_view version);
 
 // `spec`: a built-in version, or a model file's path (any value that is not a version).
 // Throws RefusedConfiguration naming the file, the field and the value.

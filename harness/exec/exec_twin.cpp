@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -22,6 +21,7 @@
 #include "harness/exec/twins_file.hpp"
 #include "harness/faults.hpp"
 #include "harness/interrupt.hpp"
+#include "harness/json_file.hpp"
 #include "harness/io/frame.hpp"
 #include "harness/process.hpp"
 #include "harness/sha256.hpp"
@@ -231,8 +231,7 @@ class ExecTwin final : public Extractor {
     }
     if (!s.unsupported_if_said.empty())
       for (const fs::path& said : {run.stderr_file, run.stdout_file}) {
-        std::ifstream in(said, std::ios::binary);
-        const std::string text{std::istreambuf_iterator<char>(in), {}};
+        const std::string text = read_text_file(said, s.name + "'s output");
         if (const auto at = text.find(s.unsupported_if_said); at != std::string::npos) {
           const auto line_start = text.rfind('\n', at);
           const auto line_end = text.find('\n', at);
@@ -493,8 +492,11 @@ std::string probe_failure(const ExecTwinSpec& spec, const fs::path& exe) {
                                 : !done.start_error.empty() ? "could not start: " + done.start_error
                                                             : fmt::format("exited with status {}", done.status));
       } else {
-        std::ifstream out(run.stdout_file, std::ios::binary), err(run.stderr_file, std::ios::binary);
-        p.text = std::string(std::istreambuf_iterator<char>(out), {}) + std::string(std::istreambuf_iterator<char>(err), {});
+        try {
+          p.text = read_text_file(run.stdout_file, "the probe's output") + read_text_file(run.stderr_file, "the probe's output");
+        } catch (const InputError& e) {
+          p.failure = fmt::format("its probe `{}` printed what cannot be read: {}", shell_words(argv), e.what());
+        }
       }
       std::error_code ec;
       fs::remove_all(folder, ec);

@@ -1,6 +1,7 @@
 #include "harness/exec/twins_file.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 
 #include <fmt/format.h>
@@ -97,6 +98,31 @@ ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vecto
   return out;
 }
 
+// Whether a word of the command holds the placeholder.
+bool names(const std::vector<std::string>& command, const char* placeholder) {
+  return std::any_of(command.begin(), command.end(), [&](const std::string& w) { return w.find(placeholder) != std::string::npos; });
+}
+
+// What every command of a twin (its own, a feature's) must name: {output} where the output is a
+// file, the input, and {distorted} exactly where the twin's own command does (`takes_pair`; a
+// twin's own command sets it).
+void check_command(const std::vector<std::string>& command, bool output_on_stdout, std::optional<bool> takes_pair,
+                   const std::string& file, const std::string& field) {
+  const std::string size = fmt::format("{} words", command.size());
+  if (!output_on_stdout && !names(command, "{output}"))
+    throw InputError(file, field, size, "an output read from a file needs {output} in the command");
+  if (!names(command, "{input}") && !names(command, "{reference}")) throw InputError(file, field, size, "the command needs {input} or {reference}");
+  if (takes_pair && names(command, "{distorted}") != *takes_pair)
+    throw InputError(file, field, size,
+                     *takes_pair ? "the twin's command names {distorted}: so must each feature's" : "the twin's command names no {distorted}: neither may a feature's");
+}
+
+// A twin's name is part of cell ids.
+void check_twin_name(const std::string& name, const std::string& file, const std::string& field) {
+  static const std::regex name_re("[a-z0-9][a-z0-9.-]{0,39}");
+  if (!std::regex_match(name, name_re)) throw InputError(file, field, name, "a twin's name is 1-40 of a-z, 0-9, '.', '-' (it is part of cell ids)");
+}
+
 struct CpuFeature {
   std::string_view name;
   bool (*present)();
@@ -129,12 +155,9 @@ std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, c
   const auto v = t.find("variants");
   if (v == t.end()) return {};
   if (!v->is_array() || v->empty()) throw InputError(file, where + ".variants", json_excerpt(*v), "a non-empty array of variants");
-  const auto names_variant = [](const std::vector<std::string>& command) {
-    return std::find(command.begin(), command.end(), "{variant}") != command.end();
-  };
-  if (!names_variant(base.command)) throw InputError(file, where + ".command", fmt::format("{} words", base.command.size()), "a twin with variants places their words with {variant}");
+  if (!names(base.command, "{variant}")) throw InputError(file, where + ".command", fmt::format("{} words", base.command.size()), "a twin with variants places their words with {variant}");
   for (const auto& [feature, command] : base.command_by_feature)
-    if (!names_variant(command))
+    if (!names(command, "{variant}"))
       throw InputError(file, where + ".commands_by_feature." + feature, fmt::format("{} words", command.size()), "a twin with variants places their words with {variant}");
   std::vector<ExecTwinSpec> out;
   for (std::size_t i = 0; i < v->size(); ++i) {
@@ -145,9 +168,7 @@ std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, c
     const Reader r{file, e, at};
     ExecTwinSpec s = base;
     s.name = r.text("name", true);
-    static const std::regex name_re("[a-z0-9][a-z0-9.-]{0,39}");
-    if (!std::regex_match(s.name, name_re))
-      throw InputError(file, at + ".name", s.name, "a twin's name is 1-40 of a-z, 0-9, '.', '-' (it is part of cell ids)");
+    check_twin_name(s.name, file, at + ".name");
     s.summary = r.text("summary", true);
     if (const auto f = e.find("features"); f != e.end()) {
       // A setting that changes nothing of a feature (a SIMD mask where libvmaf has no SIMD path) is no axis of it.
@@ -180,9 +201,7 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   ExecTwinSpec s;
   s.file = file;
   s.name = r.text("name", true);
-  static const std::regex name_re("[a-z0-9][a-z0-9.-]{0,39}");
-  if (!std::regex_match(s.name, name_re))
-    throw InputError(file, where + ".name", s.name, "a twin's name is 1-40 of a-z, 0-9, '.', '-' (it is part of cell ids)");
+  check_twin_name(s.name, file, where + ".name");
   const auto features = t.find("features");
   if (features == t.end() || !features->is_array() || features->empty())
     throw InputError(file, where + ".features", features == t.end() ? "(missing)" : json_excerpt(*features), "a non-empty array of feature names");
@@ -250,14 +269,8 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   const std::string from = o.text("from", false, "file");
   if (from != "file" && from != "stdout") throw InputError(file, where + ".output.from", from, "'file' ({output} in the command) or 'stdout'");
   s.output_on_stdout = from == "stdout";
-  if (!s.output_on_stdout && std::none_of(s.command.begin(), s.command.end(), [](const std::string& w) { return w.find("{output}") != std::string::npos; }))
-    throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "an output read from a file needs {output} in the command");
-  const auto names = [&](const char* placeholder) {
-    return std::any_of(s.command.begin(), s.command.end(), [&](const std::string& w) { return w.find(placeholder) != std::string::npos; });
-  };
-  if (!names("{input}") && !names("{reference}"))
-    throw InputError(file, where + ".command", fmt::format("{} words", s.command.size()), "the command needs {input} or {reference}");
-  s.takes_pair = names("{distorted}");
+  check_command(s.command, s.output_on_stdout, std::nullopt, file, where + ".command");
+  s.takes_pair = names(s.command, "{distorted}");
   if (const auto by = t.find("commands_by_feature"); by != t.end()) {
     if (!by->is_object() || by->empty())
       throw InputError(file, where + ".commands_by_feature", json_excerpt(*by), "an object mapping features of the twin to their commands");
@@ -267,21 +280,14 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
         throw InputError(file, at, feature, "not one of the twin's features");
       std::vector<std::string> command = byr.words(feature.c_str(), true);
-      const auto has = [&](const char* p) {
-        return std::any_of(command.begin(), command.end(), [&](const std::string& w) { return w.find(p) != std::string::npos; });
-      };
-      if (!s.output_on_stdout && !has("{output}")) throw InputError(file, at, fmt::format("{} words", command.size()), "an output read from a file needs {output} in the command");
-      if (has("{distorted}") != s.takes_pair)
-        throw InputError(file, at, fmt::format("{} words", command.size()),
-                         s.takes_pair ? "the twin's command names {distorted}: so must each feature's" : "the twin's command names no {distorted}: neither may a feature's");
+      check_command(command, s.output_on_stdout, s.takes_pair, file, at);
       s.command_by_feature[feature] = std::move(command);
     }
   }
   // {libvmaf_model} is the feature's model as libvmaf's tools load it: only a feature that is a model has one.
   for (const std::string& f : s.features) {
     const std::vector<std::string>& command = s.command_of(f);
-    const bool model_words = std::any_of(command.begin(), command.end(), [](const std::string& w) { return w.find("{libvmaf_model") != std::string::npos; });
-    if (model_words && find_feature(f)->libvmaf_model == nullptr)
+    if (names(command, "{libvmaf_model") && find_feature(f)->libvmaf_model == nullptr)
       throw InputError(file, where + (s.command_by_feature.contains(f) ? ".commands_by_feature." + f : std::string(".command")), "{libvmaf_model}",
                        "feature " + f + " is not a model: libvmaf's tools load no model for it");
   }
@@ -294,6 +300,9 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
     // A probe asks the twin's own program what it can do; it runs nothing else.
     if (s.probe->command.front() != "{exe}")
       throw InputError(file, where + ".probe.command[0]", s.probe->command.front(), "{exe}: a probe runs the twin's own program");
+    for (std::size_t k = 1; k < s.probe->command.size(); ++k)
+      if (s.probe->command[k].find('{') != std::string::npos)  // nothing of a cell is known when it runs
+        throw InputError(file, fmt::format("{}.probe.command[{}]", where, k), s.probe->command[k], "a literal word: a probe knows {exe} alone");
   }
 
   if (const auto base = t.find("frame_base"); base != t.end()) {

@@ -17,6 +17,7 @@
 #include "extractors/registry.hpp"
 #include "extractors/twinproof_plugin.h"
 #include "harness/faults.hpp"
+#include "harness/process.hpp"
 #include "harness/sha256.hpp"
 
 namespace twinproof {
@@ -278,7 +279,7 @@ void register_plugin(const fs::path& given) {
     b.name = info->name;
     b.summary = plugin_text(t->summary, 200);
     b.origin = "plugin " + path.string();
-    b.rerun_args = "--plugin " + path.string();
+    b.rerun_args = shell_words({"--plugin", path.string()});  // quoted: bench reads the words back
     b.kind = t->device_kind == TWINPROOF_DEVICE_GPU ? BackendKind::gpu : BackendKind::host;
     const bool gpu = b.kind == BackendKind::gpu;
     b.availability = [gpu] {
