@@ -196,6 +196,7 @@ BOOST_AUTO_TEST_CASE(what_a_running_plugin_does_wrong_is_a_status_never_a_pass) 
       {"status", CellStatus::error, "returned 42 from extract, which is no status of the plugin ABI"},
       {"fault", CellStatus::error, "failed in extract: device lost\\x0aFAKE LINE"},
       {"nan", CellStatus::fail, "NaN"},
+      {"future", CellStatus::error, "emitted motion2 for frame 100000000, past frame 0, the latest it has been handed"},
       {"", CellStatus::fail, "motion2"},
   };
   TempDir matrix_dir;
@@ -217,6 +218,38 @@ BOOST_AUTO_TEST_CASE(what_a_running_plugin_does_wrong_is_a_status_never_a_pass) 
     BOOST_TEST(contains(records[0].detail, e.detail), e.which << ": " << records[0].detail);
     // A run whose one cell is not supported judged nothing: exit 2, as the gate says.
     BOOST_TEST(r.rc == (e.status == CellStatus::not_supported ? 2 : exit_code_for(records)), e.which);
+  }
+}
+
+// A plugin runs in twinproof's process: its exit(0) must not end a run as a pass with no reports.
+BOOST_AUTO_TEST_CASE(a_plugin_that_ends_the_process_never_ends_a_run_as_a_pass) {
+  TempDir dir;
+  const fs::path matrix = dir / "broken.json";
+  test::write_file(matrix, R"({"schema": 2, "name": "broken", "description": "the broken plugin's one cell",
+    "features": [{"feature": "float_motion", "reference": "cpu", "option_sets": {"default": {}},
+      "axes": {"twin": ["broken-plugin"], "vector": ["pan576"], "bitdepth": ["native"], "chroma": ["native"], "options": ["default"]}}]})");
+  const fs::path calibration = dir / "calibration.json";
+  test::write_table_with_exact_rows(calibration, {"broken-plugin"});
+  // An earlier run's passing reports in the folder must not survive into this one.
+  const fs::path reports = dir / "r";
+  BrokenCase fine("");
+  const auto earlier = run_cli({"gate", "--matrix", "gate", "--filter", "float_motion/cpu-simd/pan576/8b/420/blend", "--quiet",
+                                "--report-dir", reports.string()});
+  BOOST_TEST_REQUIRE(contains(test::read_file(reports / "summary.md"), "## twinproof gate: PASS"), earlier.out << earlier.err);
+  for (const char* moment : {"load", "create", "init", "extract", "flush"}) {
+    BrokenCase c((std::string("exit-") + moment).c_str());
+    const auto r = run_cli({"gate", "--plugin", kBroken, "--matrix", matrix.string(), "--calibration", calibration.string(), "--quiet",
+                            "-j", "1", "--report-dir", reports.string()});
+    BOOST_TEST(r.rc == 2, moment << ": " << r.out << r.err);
+    BOOST_TEST(contains(r.err, "called exit(), which would end the run without its verdicts"), moment << ": " << r.err);
+    BOOST_TEST(contains(r.err, std::string(moment) == "load" ? "(loading it)" : std::string("in ") + moment), moment << ": " << r.err);
+    if (std::string(moment) == "load") continue;  // the run never started: the folder holds the earlier run's reports
+    const nlohmann::json summary = nlohmann::json::parse(test::read_file(reports / "summary.json"));
+    BOOST_TEST(summary["verdict"] == "INCOMPLETE", moment);
+    BOOST_TEST(summary["complete"] == false, moment);
+    BOOST_TEST(contains(test::read_file(reports / "summary.md"), "## twinproof gate: INCOMPLETE"), moment);
+    BOOST_TEST(contains(test::read_file(reports / "report.html"), "banner INCOMPLETE"), moment);
+    BOOST_TEST(contains(test::read_file(reports / "junit.xml"), "has not finished"), moment);
   }
 }
 

@@ -11,11 +11,14 @@
 #include "harness/cli/commands.hpp"
 #include "harness/errors.hpp"
 #include "harness/exec/twins_file.hpp"
+#include "harness/exit_guard.hpp"
 #include "harness/faults.hpp"
 #include "harness/plugins/plugin_twin.hpp"
 #include "harness/version.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command_line(int argc, char** argv) {
   using namespace twinproof;
   CLI::App app{"twinproof: proves that GPU twins of video-quality feature extractors return the "
                "CPU reference's scores (bit for bit where the calibration table says exact)"};
@@ -45,6 +48,14 @@ int main(int argc, char** argv) {
   cli::add_repro(app, rc);
   cli::add_compare(app, rc);
   cli::harden_numeric_options(app);
+  // Every --help page states what the exit status means (CI decides on it).
+  const std::string exit_codes =
+      "Exit status: 0 every judged cell passed (with --allow-empty, also none judged); 1 a cell failed, or a --require'd "
+      "twin cannot run here; 2 the run cannot stand on its result: bad input or usage, an error, a timeout, a cell "
+      "left without a verdict, no cell judged; 128+N stopped by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143). The reports "
+      "state the same code.";
+  app.footer(exit_codes);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->footer(exit_codes);
   app.parse_complete_callback([&] {
     if (!vmaf_tool.empty()) ::setenv("TWINPROOF_VMAF", vmaf_tool.c_str(), 1);
     if (!vmaf_cuda_tool.empty()) ::setenv("TWINPROOF_VMAF_CUDA", vmaf_cuda_tool.c_str(), 1);
@@ -86,5 +97,14 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "twinproof: error: cannot write standard output: {}\n", std::strerror(errno));
     return kExitError;
   }
+  return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  twinproof::guard_exit();  // a plugin's exit() must not end a run as a pass
+  const int rc = run_command_line(argc, argv);
+  twinproof::allow_exit();
   return rc;
 }

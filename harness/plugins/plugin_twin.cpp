@@ -16,6 +16,7 @@
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "extractors/twinproof_plugin.h"
+#include "harness/exit_guard.hpp"
 #include "harness/faults.hpp"
 #include "harness/process.hpp"
 #include "harness/sha256.hpp"
@@ -30,6 +31,7 @@ struct PluginTwinInfo {
   const TwinproofPluginTwin* twin = nullptr;
   const FeatureDescriptor* feature = nullptr;
   std::string path, sha256, name, version;
+  std::string label;  // "plugin twin NAME (PATH)", for messages
 };
 
 // Text a plugin wrote, bounded: at most `limit` bytes are read whatever it forgot (a NUL), and
@@ -51,9 +53,13 @@ struct ErrorBuffer {
 
 // An exception must not cross the plugin's C frames: a callback keeps it here, and it is
 // rethrown once the plugin has returned.
+// `last_frame` is the latest frame the plugin has been handed (-1 before the first): a score for a
+// frame past it is a fault at once, never dropped and never stored (a frame number of 1e8 would
+// otherwise grow a table to billions of entries before anything noticed).
 struct ScoreRelay {
   ScoreSink* sink;
   const PluginTwinInfo* info;
+  long long last_frame;
   std::exception_ptr fault;
 };
 struct ArrayRelay {
@@ -78,7 +84,15 @@ static void twinproof_relay_score(void* sink, const char* metric, unsigned frame
   auto* relay = static_cast<ScoreRelay*>(sink);
   if (relay->fault) return;
   try {
-    relay->sink->put(feature_metric(*relay->info, metric, "emitted"), frame, value);
+    const std::string name = feature_metric(*relay->info, metric, "emitted");
+    if (static_cast<long long>(frame) > relay->last_frame)
+      throw ToolFailed(0,
+                       relay->last_frame < 0
+                           ? fmt::format("plugin twin {} emitted {} for frame {} before it was handed any frame", relay->info->name, name, frame)
+                           : fmt::format("plugin twin {} emitted {} for frame {}, past frame {}, the latest it has been handed",
+                                         relay->info->name, name, frame, relay->last_frame),
+                       false);
+    relay->sink->put(name, frame, value);
   } catch (...) {
     relay->fault = std::current_exception();
   }
@@ -122,10 +136,14 @@ class PluginTwin final : public Extractor {
  public:
   PluginTwin(std::shared_ptr<const PluginTwinInfo> info, const ExtractorContext& ctx) : info_(std::move(info)) {
     ErrorBuffer err;
+    const ForeignCode running(info_->label, "create");
     instance_ = twin().create(ctx.device, ctx.capture_stages ? 1 : 0, err.data(), err.size());
     if (instance_ == nullptr) throw ToolFailed(0, fmt::format("plugin twin {} could not create an instance: {}", info_->name, err.text()), false);
   }
-  ~PluginTwin() override { twin().destroy(instance_); }
+  ~PluginTwin() override {
+    const ForeignCode running(info_->label, "destroy");
+    twin().destroy(instance_);
+  }
   PluginTwin(const PluginTwin&) = delete;
   PluginTwin& operator=(const PluginTwin&) = delete;
 
@@ -140,6 +158,7 @@ class PluginTwin final : public Extractor {
     std::vector<TwinproofOption> given;
     for (const auto& [name, value] : options) given.push_back({name.c_str(), value.c_str()});
     ErrorBuffer err;
+    const ForeignCode running(info_->label, "init");
     judge(twin().init(instance_, &f, given.data(), given.size(), err.data(), err.size()), "init", err);
     format_ = f;
     const char* const* names = twin().metrics(instance_);
@@ -155,9 +174,11 @@ class PluginTwin final : public Extractor {
       return TwinproofPicture{format_, {v.data[0], v.data[1], v.data[2]}, {v.stride[0], v.stride[1], v.stride[2]}};
     };
     const TwinproofPicture p = picture(pic), d = picture(dist);
-    ScoreRelay relay{&sink, info_.get(), nullptr};
+    last_frame_ = std::max(last_frame_, static_cast<long long>(frame));
+    ScoreRelay relay{&sink, info_.get(), last_frame_, nullptr};
     ErrorBuffer err;
     const auto pair = extract_pair_of(info_->twin);
+    const ForeignCode running(info_->label, pair != nullptr ? "extract_pair" : "extract");
     const TwinproofStatus st = pair != nullptr ? pair(instance_, &p, &d, frame, twinproof_relay_score, &relay, err.data(), err.size())
                                                : twin().extract(instance_, &p, frame, twinproof_relay_score, &relay, err.data(), err.size());
     if (relay.fault) std::rethrow_exception(relay.fault);
@@ -165,8 +186,9 @@ class PluginTwin final : public Extractor {
   }
 
   void flush(ScoreSink& sink) override {
-    ScoreRelay relay{&sink, info_.get(), nullptr};
+    ScoreRelay relay{&sink, info_.get(), last_frame_, nullptr};
     ErrorBuffer err;
+    const ForeignCode running(info_->label, "flush");
     const TwinproofStatus st = twin().flush(instance_, twinproof_relay_score, &relay, err.data(), err.size());
     if (relay.fault) std::rethrow_exception(relay.fault);
     judge(st, "flush", err);
@@ -178,6 +200,7 @@ class PluginTwin final : public Extractor {
     if (twin().inspect == nullptr) return std::nullopt;
     ArrayRelay relay;
     const std::string id(stage);
+    const ForeignCode running(info_->label, "inspect");
     const int exposed = twin().inspect(instance_, id.c_str(), twinproof_relay_array, &relay);
     if (relay.fault) std::rethrow_exception(relay.fault);
     if (exposed == 0 || relay.arrays.empty()) return std::nullopt;
@@ -210,6 +233,7 @@ class PluginTwin final : public Extractor {
   void* instance_ = nullptr;
   TwinproofFormat format_{};
   std::vector<std::string> metrics_;
+  long long last_frame_ = -1;  // the latest frame handed to the plugin
 };
 
 // A twin name goes into cell ids and file names: lower case letters, digits, '-' and '_'.
@@ -255,6 +279,8 @@ void register_plugin(const fs::path& given) {
   const fs::path path = fs::absolute(given);
   // RTLD_LOCAL: two plugins may define the same symbols. Never closed: the registered backends
   // call into it until the process ends.
+  const std::string loading_name = fmt::format("plugin {} (loading it)", path.string());
+  const ForeignCode loading(loading_name);
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) bad_plugin(given, fmt::format("cannot be loaded: {}", plugin_text(::dlerror(), 512)));
   void* entry = ::dlsym(handle, TWINPROOF_PLUGIN_ENTRY);
@@ -274,6 +300,7 @@ void register_plugin(const fs::path& given) {
     info->sha256 = sha;
     info->name = plugin_text(t->name, 80);
     info->version = plugin_text(t->version, 80);
+    info->label = fmt::format("plugin twin {} ({})", info->name, info->path);
     RuntimeBackend b;
     b.feature = std::string(info->feature->name);
     b.name = info->name;

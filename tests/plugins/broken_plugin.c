@@ -2,7 +2,9 @@
  * TWINPROOF_BROKEN_CASE names, for the tests of twinproof's loader and plugin adapter: each must
  * end as a clear error or the right status, never a crash, a hang or a pass.
  *   loading:  abi, size, name, feature, missing, none, device
- *   running:  create, refuse, unsupported, unterminated, metric, status, fault, nan
+ *   running:  create, refuse, unsupported, unterminated, metric, status, fault, nan, future (a score for
+ *             frame 100000000), exit-load (exit(0) while loaded), exit-create, exit-init, exit-extract,
+ *             exit-flush (exit(0) in that call)
  * Unset (or any other value): a well-formed twin "broken-plugin" of float_motion that emits
  * motion = 0 and motion2 = motion3 = 0.25 for every frame (wrong, but well-formed). */
 #include <math.h>
@@ -16,9 +18,18 @@ static int is_case(const char *name) {
   return c != NULL && strcmp(c, name) == 0;
 }
 
+/* A plugin must never end the process; these cases do, at the moment their name says. */
+static void exit_if(const char *moment) {
+  const char *c = getenv("TWINPROOF_BROKEN_CASE");
+  if (c != NULL && strncmp(c, "exit-", 5) == 0 && strcmp(c + 5, moment) == 0) exit(0);
+}
+
+__attribute__((constructor)) static void when_loaded(void) { exit_if("load"); }
+
 static void *create(int device, int capture_stages, char *error, size_t size) {
   (void)device;
   (void)capture_stages;
+  exit_if("create");
   if (is_case("create")) {
     strncpy(error, "no licence for this host", size - 1);
     return NULL;
@@ -33,6 +44,7 @@ static TwinproofStatus init(void *instance, const TwinproofFormat *format, const
   (void)format;
   (void)options;
   (void)n;
+  exit_if("init");
   if (is_case("refuse")) {
     strncpy(error, "this plugin refuses everything", size - 1);
     return TWINPROOF_REFUSED;
@@ -58,7 +70,9 @@ static TwinproofStatus extract(void *instance, const TwinproofPicture *picture, 
                                char *error, size_t size) {
   (void)instance;
   (void)picture;
+  exit_if("extract");
   if (is_case("metric")) emit(sink, "motion9", frame, 1.0);
+  if (is_case("future")) emit(sink, "motion2", 100000000u, 0.25);
   if (is_case("status")) return (TwinproofStatus)42;
   if (is_case("fault")) {
     strncpy(error, "device lost\nFAKE LINE", size - 1);
@@ -71,6 +85,7 @@ static TwinproofStatus extract(void *instance, const TwinproofPicture *picture, 
 }
 
 static TwinproofStatus flush(void *instance, TwinproofEmitScore emit, void *sink, char *error, size_t size) {
+  exit_if("flush");
   (void)instance;
   (void)emit;
   (void)sink;
