@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -37,11 +40,76 @@ int nesting_depth(std::string_view text, int limit) {
   return deepest;
 }
 
+// Finds the first key given twice in one object, by a SAX pass ahead of the parse: nlohmann keeps
+// the last of two equal keys without a word, so a waiver with two `expires` or a frame with one
+// metric twice would be read as whichever came last. `path` names it ("waivers[1].expires").
+class DuplicateKeyFinder : public nlohmann::json_sax<json> {
+ public:
+  std::optional<std::string> duplicate;
+
+  bool null() override { return scalar(); }
+  bool boolean(bool) override { return scalar(); }
+  bool number_integer(number_integer_t) override { return scalar(); }
+  bool number_unsigned(number_unsigned_t) override { return scalar(); }
+  bool number_float(number_float_t, const string_t&) override { return scalar(); }
+  bool string(string_t&) override { return scalar(); }
+  bool binary(binary_t&) override { return scalar(); }
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    Level& top = levels_.back();
+    top.key = k;
+    if (top.keys.insert(k).second) return true;
+    duplicate = path();
+    return false;  // ends the SAX pass; the caller reports the key
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;  // the DOM parse that follows reports it, with its byte offset
+  }
+
+ private:
+  struct Level {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string key;
+    std::size_t index = 0;
+  };
+  std::vector<Level> levels_;
+
+  bool scalar() {
+    if (!levels_.empty() && !levels_.back().object) ++levels_.back().index;
+    return true;
+  }
+  bool open(bool object) {
+    levels_.push_back({object, {}, {}, 0});
+    return true;
+  }
+  bool close() {
+    levels_.pop_back();
+    return scalar();
+  }
+  std::string path() const {
+    std::string p;
+    for (const Level& l : levels_) {
+      if (l.object) p += (p.empty() ? "" : ".") + l.key;
+      else p += fmt::format("[{}]", l.index);
+    }
+    return p;
+  }
+};
+
 json parse_bounded(std::string_view text, const std::string& file, const std::string& field) {
   if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
     throw InputError(file, field, fmt::format("depth > {}", kMaxJsonDepth),
                      fmt::format("nested deeper than {} levels: not a file of this project", kMaxJsonDepth));
   try {
+    DuplicateKeyFinder finder;
+    json::sax_parse(text.begin(), text.end(), &finder);
+    if (finder.duplicate)
+      throw InputError(file, field == "json" || field == "document" ? *finder.duplicate : field + ": " + *finder.duplicate, "(given twice)",
+                       "a key appears twice in one object; which one is meant is not a guess to make");
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     throw InputError(file, field, fmt::format("byte {}", e.byte), "not valid JSON: " + json_fault_text(e));

@@ -1,5 +1,6 @@
 #include "harness/score_files.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -71,7 +72,12 @@ class Builder {
     if (!seen_.insert(n).second) throw InputError(file_, field, std::to_string(n), "frame listed twice");
     out_.frames.push_back(n);
   }
-  void value(const std::string& key, long long frame, double v) { out_.values[key][frame] = v; }
+  // A metric given twice for one frame (an XML attribute, a CSV column, a stats word) is refused:
+  // keeping either value would judge a twin on a guess.
+  void value(const std::string& key, long long frame, double v, const std::string& field) {
+    if (!out_.values[key].emplace(frame, v).second)
+      throw InputError(file_, field, key, fmt::format("metric given twice for frame {}", frame));
+  }
   ScoreFile done() { return std::move(out_); }
 
  private:
@@ -100,9 +106,9 @@ ScoreFile parse_json(const std::string& text, const std::string& file) {
                        "each frame has a metrics object");
     for (const auto& [key, v] : f["metrics"].items()) {
       if (v.is_null()) {
-        b.value(key, n, std::numeric_limits<double>::quiet_NaN());  // libvmaf writes NaN and infinities as null
+        b.value(key, n, std::numeric_limits<double>::quiet_NaN(), where + ".metrics." + key);  // libvmaf writes NaN and infinities as null
       } else if (v.is_number()) {
-        b.value(key, n, v.get<double>());  // nlohmann reads numbers with strtod: exact
+        b.value(key, n, v.get<double>(), where + ".metrics." + key);  // nlohmann reads numbers with strtod: exact
       } else {
         throw InputError(file, where + ".metrics." + key, json_excerpt(v), "not a number");
       }
@@ -127,7 +133,7 @@ ScoreFile parse_xml(const std::string& text, const std::string& file) {
     const long long n = frame_number(num.value(), file, where + "@frameNum");
     b.frame(n, where + "@frameNum");
     for (const pugi::xml_attribute a : f.attributes())
-      if (std::string_view(a.name()) != "frameNum") b.value(a.name(), n, number(a.value(), file, where + "@" + a.name()));
+      if (std::string_view(a.name()) != "frameNum") b.value(a.name(), n, number(a.value(), file, where + "@" + a.name()), where + "@" + a.name());
   }
   return b.done();
 }
@@ -159,6 +165,9 @@ ScoreFile parse_csv(const std::string& text, const std::string& file) {
   std::vector<std::string_view> header = split(lines[0], ',');
   if (header.size() > 1 && header.back().empty()) header.pop_back();
   if (header.empty() || header[0] != "Frame") throw InputError(file, "line 1", excerpt(lines[0]), "libvmaf's CSV header starts with Frame");
+  for (std::size_t c = 1; c < header.size(); ++c)
+    if (std::find(header.begin() + 1, header.begin() + static_cast<std::ptrdiff_t>(c), header[c]) != header.begin() + static_cast<std::ptrdiff_t>(c))
+      throw InputError(file, fmt::format("line 1 column {}", c + 1), excerpt(header[c]), "a column named twice in the header");
   Builder b(file);
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const std::string where = fmt::format("line {}", i + 1);
@@ -169,7 +178,10 @@ ScoreFile parse_csv(const std::string& text, const std::string& file) {
     const long long n = frame_number(fields[0], file, where + " Frame");
     b.frame(n, where + " Frame");
     for (std::size_t c = 1; c < fields.size(); ++c)
-      if (!fields[c].empty()) b.value(std::string(header[c]), n, number(fields[c], file, fmt::format("{} {}", where, header[c])));
+      if (!fields[c].empty()) {
+        const std::string field = fmt::format("{} {}", where, header[c]);
+        b.value(std::string(header[c]), n, number(fields[c], file, field), field);
+      }
   }
   return b.done();
 }
@@ -190,7 +202,7 @@ ScoreFile parse_vmafmotion(const std::string& text, const std::string& file) {
       if (colon == std::string_view::npos || colon == 0)
         throw InputError(file, where, excerpt(words[w]), "a vmafmotion stats value reads NAME:VALUE");
       const std::string key(words[w].substr(0, colon));
-      b.value(key, n, number(words[w].substr(colon + 1), file, where + " " + key));
+      b.value(key, n, number(words[w].substr(colon + 1), file, where + " " + key), where + " " + key);
     }
   }
   return b.done();
