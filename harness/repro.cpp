@@ -17,6 +17,7 @@
 #include "harness/calibration.hpp"
 #include "harness/environment.hpp"
 #include "harness/errors.hpp"
+#include "harness/exec/twins_file.hpp"
 #include "harness/faults.hpp"
 #include "harness/json_file.hpp"
 #include "harness/goldens.hpp"
@@ -58,8 +59,10 @@ std::string value_text(double v, bool fp32) {
 // feature's look-ahead, so that B's metrics have the values the whole clip gives them).
 // `judged`, when given, receives the metrics the backend says it is judged on (a twin that
 // reports fewer than the reference), as the gate judges it.
+// `outside`, when given, receives what an outside twin says it ran (its command line, and its work
+// folder, kept for the user), whether the run scored or failed.
 ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o,
-               std::optional<std::vector<std::string>>* judged = nullptr) {
+               std::optional<std::vector<std::string>>* judged = nullptr, std::string* outside = nullptr) {
   ExtractorContext ctx;
   ctx.device = o.device;
   auto ex = make_extractor(b, ctx);
@@ -68,9 +71,27 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o,
   if (o.frames) run.range = *o.frames;
   run.first_label = t.first_label;
   run.lookahead = feature_or_throw(t.cell.feature, "feature").lookahead;
-  ScoreTable table = run_extractor(*ex, clips, t.cell.options, run);
-  if (judged != nullptr) *judged = ex->judged_metrics();
-  return table;
+  const auto describe_outside = [&] {
+    if (outside == nullptr) return;
+    std::string command, folder;
+    for (const auto& [key, value] : ex->provenance()) {
+      if (key == "command") command = value;
+      if (key == "work_folder") folder = value;
+    }
+    if (!command.empty())
+      *outside = fmt::format("{} ran as:\n  {}\n{}", b.name, command,
+                             folder.empty() ? std::string()
+                                            : fmt::format("its input, output and messages are kept in {} (remove it when done)\n", folder));
+  };
+  try {
+    ScoreTable table = run_extractor(*ex, clips, t.cell.options, run);
+    describe_outside();
+    if (judged != nullptr) *judged = ex->judged_metrics();
+    return table;
+  } catch (...) {
+    describe_outside();  // a program that failed is what the user wants to run again by hand
+    throw;
+  }
 }
 
 // The parts of a backend built from other features' backends, under the target's format and
@@ -419,7 +440,7 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
   std::optional<std::vector<std::string>> judged_metrics;
   const auto refusal = [&](const Backend& b, ScoreTable& into) -> std::optional<std::string> {
     try {
-      into = run(b, t, o, &b == twin ? &judged_metrics : nullptr);
+      into = run(b, t, o, &b == twin ? &judged_metrics : nullptr, &b == twin ? &res.outside_run : nullptr);
       return std::nullopt;
     } catch (...) {
       const Fault f = classify_fault(std::current_exception());
@@ -428,7 +449,23 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
     }
   };
   const std::optional<std::string> ref_refuses = refusal(*ref_backend, res.reference);
-  const std::optional<std::string> twin_refuses = refusal(*twin, res.twin);
+  // The twin's first run keeps an outside program's work folder: its command can be pasted.
+  keep_exec_work_folders(true);
+  std::optional<std::string> twin_refuses;
+  try {
+    twin_refuses = refusal(*twin, res.twin);
+  } catch (...) {
+    keep_exec_work_folders(false);
+    // An outside program that failed (a crash, a timeout, output it could not be judged on) is
+    // the cell's error, as in the gate; the command it ran is shown so that it can be run again.
+    const Fault f = classify_fault(std::current_exception());
+    if (res.outside_run.empty() || f.kind == FaultKind::usage || f.kind == FaultKind::internal) throw;
+    res.outside_fault = true;
+    res.exit_code = kExitError;
+    res.verdict = "error: " + f.text();
+    return res;
+  }
+  keep_exec_work_folders(false);
   if (ref_refuses || twin_refuses) {
     res.refusal = true;
     res.mismatch = !(ref_refuses && twin_refuses);
@@ -495,8 +532,9 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
 void print_repro(const ReproResult& r, const ReproTarget& t, std::ostream& out) {
   const Cell& c = t.cell;
   fmt::print(out, "cell {}\n", c.id);
-  if (r.refusal) {
-    fmt::print(out, "{}\n{}\nrerun: {}\n", r.judged_by, r.verdict, r.rerun);
+  if (r.refusal || r.outside_fault) {
+    if (!r.judged_by.empty()) fmt::print(out, "{}\n", r.judged_by);
+    fmt::print(out, "{}\n{}rerun: {}\n", r.verdict, r.outside_run, r.rerun);
     return;
   }
   if (r.regression) {
@@ -541,7 +579,7 @@ void print_repro(const ReproResult& r, const ReproTarget& t, std::ostream& out) 
     else fmt::print(out, "--repeat: {}\n", r.repeat_difference);
   }
   if (!r.bundle_note.empty()) fmt::print(out, "{}\n", r.bundle_note);
-  fmt::print(out, "rerun: {}\n", r.rerun);
+  fmt::print(out, "{}rerun: {}\n", r.outside_run, r.rerun);
 }
 
 ReproResult run_repro(const ReproTarget& t, const ReproOptions& o, std::ostream& out) {

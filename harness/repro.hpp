@@ -53,6 +53,8 @@ struct ReproResult {
   unsigned repeats_run = 0;           // repeats done (they stop at the first that differs)
   std::string repeat_difference;
   std::string bundle_note;            // what the bundle written holds; empty: none
+  std::string outside_run;            // an outside twin's command line and kept work folder; empty: none
+  bool outside_fault = false;         // the outside twin's program failed: the verdict is an error (exit 2)
   std::string rerun;
   int exit_code = 0;                  // 0 the cell passes its row (and repeats match), 1 not, 2 error
 };

@@ -1,6 +1,9 @@
 // Twins twinproof did not write: score files of other tools, the printed calibration mode, twins
 // files, exec twins end to end (twinproof itself, ffmpeg) and every way an external program can fail.
+#include <sys/wait.h>
+
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include <boost/test/unit_test.hpp>
@@ -213,8 +216,11 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
     "command": ["{exe}", "{output}"], "output": {"format": "csv"}})") == "twins[0].command 2 words");
   BOOST_TEST(field_of(R"({"name": "x", "features": ["float_vif"], "summary": "s", "executable": {"program": "sh"},
     "command": ["{input}", "{output}"], "output": {"format": "csv"}})") == "twins[0].features[0] \"float_vif\"");
-  const std::string bad_metric = field_of(sh_twin("x", "true", R"(, "metrics": {"m": "motion9"})"));
+  const std::string bad_metric = field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
+    "command": ["{exe}", "{input}", "{output}"], "output": {"format": "csv"}, "metrics": {"m": "motion9"}})");
   BOOST_TEST(bad_metric == "twins[0].metrics.m motion9");
+  // A key given twice in one object is refused, never read as whichever came last.
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics": {"m": "motion"})")) == "twins[0].metrics (given twice)");
   BOOST_TEST(field_of(sh_twin("x", "true") + "," + sh_twin("x", "true")) == "twins[1].name x");
   // A feature's own metrics and ignored options name one of the twin's features.
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"float_motion": "libvmaf-collector"})")) == "(loaded)");
@@ -527,6 +533,27 @@ BOOST_AUTO_TEST_CASE(a_program_stopped_with_the_run_leaves_its_cell_without_a_ve
   BOOST_TEST(summary["counts"]["no-verdict"] == 1, summary["counts"].dump());
 }
 
+// A log without a terminal hears from a run while a long cell runs, with the time left; every
+// --help page states the exit codes.
+BOOST_AUTO_TEST_CASE(a_long_cell_is_heard_from_in_a_log_and_help_states_the_exit_codes) {
+  TempDir dir;
+  write_twins(dir, sh_twin("slow", R"(sleep 2.5; printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)"));
+  write_one_twin_matrix(dir, "slow", R"("flash64")");
+  test::write_table_with_exact_rows(dir / "table.json", {"slow"});
+  const auto r = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
+                          "--calibration", (dir / "table.json").string(), "--heartbeat", "1", "--report-dir", (dir / "r").string()});
+  BOOST_TEST(r.rc == 1, r.out << r.err);  // zeros are not the reference's motion
+  BOOST_TEST(contains(r.out, "still running: float_motion/slow/flash64/8b/420/default for "), r.out);
+  BOOST_TEST(contains(r.out, "(1 in flight)"), r.out);
+  BOOST_TEST(contains(r.out, "s elapsed, "), r.out);
+  for (const char* command : {"gate", "repro", "bench", "report"}) {
+    const auto help = run_cli({command, "--help"});
+    BOOST_TEST(help.rc == 0);
+    BOOST_TEST(contains(help.out, "Exit status: 0 every judged cell passed"), command);
+    BOOST_TEST(contains(help.out, "128+N stopped by signal N"), command);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(repeated_and_concurrent_runs_must_return_the_same_bits) {
   TempDir dir;
   const Cell cell = flash_cell();
@@ -716,6 +743,43 @@ BOOST_AUTO_TEST_CASE(a_libvmaf_build_through_the_driver_equals_the_reference_whe
   BOOST_TEST(mismatch.rc == 1, mismatch.err);
   BOOST_TEST(contains(mismatch.out, "refusal mismatch: the reference refuses (plane Y is 2x2"), mismatch.out);
   BOOST_TEST(contains(mismatch.out, "but libvmaf scores 4 frame(s)"), mismatch.out);
+}
+
+// repro agrees with the gate on a program that crashed (an error, exit 2), and prints the command
+// the program ran with its work folder kept, so that pasting the command runs it again.
+BOOST_AUTO_TEST_CASE(repro_of_a_crashed_program_shows_the_command_to_run_again) {
+  TempDir dir;
+  write_twins(dir, sh_twin("crashes", "test -s \"$0\" || exit 9; kill -SEGV $$"));
+  write_one_twin_matrix(dir, "crashes", R"("flash64")");
+  test::write_table_with_exact_rows(dir / "table.json", {"crashes"});
+  const std::vector<std::string> common = {"--twins", (dir / "twins.json").string()};
+  auto args = common;
+  args.insert(args.end(), {"gate", "--matrix", (dir / "matrix.json").string(), "--calibration", (dir / "table.json").string(), "--quiet",
+                           "--report-dir", (dir / "r").string()});
+  const auto gate = run_cli(args);
+  BOOST_TEST(gate.rc == 2, gate.out << gate.err);
+  const auto records = read_results(dir / "r" / "results.jsonl");
+  BOOST_TEST_REQUIRE(records.size() == 1u);
+  BOOST_TEST(records[0].status == CellStatus::error);
+  args = common;
+  args.insert(args.end(), {"repro", records[0].cell.id, "--matrix", (dir / "matrix.json").string()});
+  const auto repro = run_cli(args);
+  BOOST_TEST(repro.rc == 2, repro.out << repro.err);
+  BOOST_TEST(contains(repro.out, "error: tool error: crashes was killed by signal 11"), repro.out);
+  const std::string marker = "crashes ran as:\n  ";
+  const auto at = repro.out.find(marker);
+  BOOST_TEST_REQUIRE(at != std::string::npos, repro.out);
+  const std::string command = repro.out.substr(at + marker.size(), repro.out.find('\n', at + marker.size()) - at - marker.size());
+  const std::string kept = "its input, output and messages are kept in ";
+  const auto folder_at = repro.out.find(kept);
+  BOOST_TEST_REQUIRE(folder_at != std::string::npos, repro.out);
+  const fs::path folder = repro.out.substr(folder_at + kept.size(), repro.out.find(" (remove", folder_at) - folder_at - kept.size());
+  BOOST_TEST((fs::exists(folder / "input.y4m") || fs::exists(folder / "input.yuv")), folder);
+  // Pasted into a shell, the command crashes again (a shell reports SIGSEGV as 139), on the kept input.
+  const int status = std::system(command.c_str());
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 139, command);
+  fs::remove_all(folder);
 }
 
 BOOST_AUTO_TEST_CASE(repro_judges_a_refusal_cell_as_the_gate_does) {

@@ -3,6 +3,7 @@
 // appends frames; flush runs the program, reads its score file and emits the scores under the
 // frames' labels. Every way that can go wrong is a fault with the program's words, never a pass.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -96,6 +97,8 @@ std::string first_line(const fs::path& file) {
   return escape_control(line);
 }
 
+std::atomic<bool> keep_work_folders{false};
+
 class ExecTwin final : public Extractor {
  public:
   ExecTwin(std::shared_ptr<const ExecTwinSpec> spec, const FeatureDescriptor& feature, const ExtractorContext& ctx)
@@ -103,7 +106,7 @@ class ExecTwin final : public Extractor {
 
   ~ExecTwin() override {
     std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
+    if (!dir_.empty() && !keep_dir_) fs::remove_all(dir_, ec);
   }
 
   // Before init, for a twin whose program reads raw frames: the program is to read `file` itself
@@ -159,6 +162,7 @@ class ExecTwin final : public Extractor {
     std::string folder = (fs::temp_directory_path() / "twinproof-exec-XXXXXX").string();
     if (::mkdtemp(folder.data()) == nullptr) throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
     dir_ = folder;
+    keep_dir_ = keep_work_folders.load();
     if (!handed_over_.empty()) {  // a raw file: run_exec_twin_on_file hands over only to twins reading raw frames
       input_ = handed_over_;
       distorted_ = handed_over_distorted_;
@@ -257,6 +261,7 @@ class ExecTwin final : public Extractor {
     if (!argv_.empty()) out.emplace_back("command", shell_words(argv_));
     if (!identity_.sha256.empty()) out.emplace_back("sha256", identity_.sha256);
     if (!identity_.version.empty()) out.emplace_back("version", identity_.version);
+    if (keep_dir_) out.emplace_back("work_folder", dir_.string());
     return out;
   }
 
@@ -401,7 +406,12 @@ class ExecTwin final : public Extractor {
         throw InputError(file, "frame", std::to_string(n),
                          fmt::format("{} numbers a frame outside {}..{} (the frames it was given)", s.name, s.frame_base,
                                      s.frame_base + static_cast<long long>(frames_) - 1));
-    if (scores.values.empty() || std::all_of(scores.values.begin(), scores.values.end(), [](const auto& kv) { return kv.second.empty(); }))
+    // Where the reference refuses, a program that exits 0 has accepted the configuration: the cell
+    // fails whatever it wrote. Its keys are then named as for the default options, and the
+    // program may name its scores by the options as it took them (libvmaf's motion_fps_weight=nan
+    // or motion_filter_size=3.7), so that none is under a key asked for: that is no fault of its.
+    const bool none = std::all_of(scores.values.begin(), scores.values.end(), [](const auto& kv) { return kv.second.empty(); });
+    if (none && !reference_refuses_)
       throw InputError(file, "metrics", "(none)",
                        fmt::format("{} exited 0 without a single score under the keys it was asked for: neither scores nor a "
                                    "refusal",
@@ -432,6 +442,7 @@ class ExecTwin final : public Extractor {
   Format fmt_;
   OptionList options_;
   std::vector<std::string> metrics_;
+  bool keep_dir_ = false;           // keep_exec_work_folders was on when the folder was made
   bool reference_refuses_ = false;  // then keys are named as for the default options when the given ones do not parse
   // Copies a picture's stored planes into the frame buffer and writes it.
   void write_picture(const PictureView& pic, FrameWriter& w) {
@@ -546,6 +557,8 @@ std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt,
   twin.flush(sink);
   return twin.program_ms();
 }
+
+void keep_exec_work_folders(bool keep) { keep_work_folders.store(keep); }
 
 std::string exec_twin_rerun_args(const ExecTwinSpec& spec, bool shipped) {
   std::vector<std::string> words;

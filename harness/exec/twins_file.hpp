@@ -139,6 +139,11 @@ std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt,
 // for a program found through a variable that is set, the option that sets it with its value.
 std::string exec_twin_rerun_args(const ExecTwinSpec& spec, bool shipped);
 
+// While on, each exec twin instance keeps its work folder (the clip it wrote, the program's output
+// and stderr) instead of removing it, and names it in its provenance ("work_folder"), so that the
+// command it ran can be pasted and run again by hand: repro turns it on for one run of the twin.
+void keep_exec_work_folders(bool keep);
+
 // Registers each twin of the files as a backend of each of its features (UsageError for a name
 // a feature already has). Safe to call once per process.
 void register_exec_twins(const std::vector<std::filesystem::path>& files);
