@@ -61,7 +61,7 @@ const CalibrationRow* row_with_key(const Calibration& table, const Measured& m) 
 }
 
 // The tolerance the evidence supports, or nullopt with the reason.
-std::optional<Tolerance> supported(const Measured& m, const CalibrationRow* current, int margin, std::string& why) {
+std::optional<Tolerance> supported(const Measured& m, const CalibrationRow* current, int margin, std::string& why, int& held) {
   if (m.unpaired > 0) {
     why = fmt::format("{} value(s) present on one side only: no tolerance covers a missing score", m.unpaired);
     return std::nullopt;
@@ -79,15 +79,20 @@ std::optional<Tolerance> supported(const Measured& m, const CalibrationRow* curr
                       m.max_abs_diff, m.max_ulp);
     return current->tolerance;
   }
-  int held = 0;
+  held = 0;
   for (int n = 15; n >= 1; --n)
     if (m.max_abs_diff < Tolerance::at_places(n).bound()) {
       held = n;
       break;
     }
+  if (held == 0) {
+    why = fmt::format("max |diff| {:.6g} over {} values: not even places=1 holds", m.max_abs_diff, m.values);
+    return std::nullopt;
+  }
   if (held - margin < 1) {
-    why = fmt::format("max |diff| {:.6g} over {} values: places={} held, less the margin {} leaves none", m.max_abs_diff,
-                      m.values, held, margin);
+    why = fmt::format("max |diff| {:.6g} over {} values: places={} held, and the margin {} leaves none (--margin {} would propose "
+                      "places=1)",
+                      m.max_abs_diff, m.values, held, margin, held - 1);
     return std::nullopt;
   }
   why = fmt::format("max |diff| {:.6g} ({} ULP) over {} values: places={} held, less the margin {}", m.max_abs_diff,
@@ -120,8 +125,9 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
                                         const std::vector<std::string>& sources) {
   CalibrationProposal out;
   out.cells_read = records.size();
+  out.margin = margin;
   std::map<Key, Measured> by_key;
-  std::map<std::string, std::size_t> faulted;
+  std::map<std::string, std::size_t> faulted, unvalued;
   // Distinct cells per twin and device (a cell judged in two runs counts twice: each run is evidence).
   std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> cells_of;
   for (const CellResult& r : records) {
@@ -130,7 +136,12 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
       ++faulted[r.cell.feature + " " + r.cell.twin];
       continue;
     }
-    if (r.per_metric.empty()) continue;  // refused by both, or not supported: nothing measured
+    if (r.per_metric.empty()) {
+      // Refused by both, or not supported: nothing measured. A failing or waived cell without a
+      // value (one side refused) is evidence against any row, and is said to be left out.
+      if (r.status == CellStatus::fail || r.status == CellStatus::waived) ++unvalued[r.cell.feature + " " + r.cell.twin];
+      continue;
+    }
     ++out.cells_used;
     const std::string cc = compute_capability_in(r.device);
     ++cells_of[{r.cell.feature, r.cell.reference, r.cell.twin, cc}];
@@ -148,6 +159,10 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
     }
   }
   for (const auto& [twin, n] : faulted) out.left_out.push_back(fmt::format("{} cell(s) of {} ended in an error or timeout", n, twin));
+  for (const auto& [twin, n] : unvalued)
+    out.left_out.push_back(fmt::format("{} failing cell(s) of {} compared no value (one side refused what the other scored): no "
+                                       "tolerance covers them",
+                                       n, twin));
   if (out.cells_used == 0)
     throw InputError(sources.empty() ? "(records)" : sources.front(), "results.jsonl", fmt::format("{} records", records.size()),
                      "no twin cell compared any value: nothing to calibrate from");
@@ -178,7 +193,7 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
       p.current = row_with_key(table, m);
       // A metric or device row is judged against the general row's tolerance when it has none.
       const CalibrationRow* judged_by = p.current ? p.current : table.find(m.feature, m.reference, m.twin, m.metric, m.compute_capability);
-      p.tolerance = supported(m, judged_by, margin, p.why);
+      p.tolerance = supported(m, judged_by, margin, p.why, p.held);
       return p;
     };
     const ProposedRow general = propose(all);
@@ -220,7 +235,9 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
 }
 
 std::string describe_proposal(const CalibrationProposal& p) {
-  std::string out = fmt::format("calibrate: {} record(s) read, {} twin cell(s) with compared values\n", p.cells_read, p.cells_used);
+  std::string out = fmt::format("calibrate: {} record(s) read, {} twin cell(s) with compared values; a places row is the tightest "
+                                "that held less --margin {} (--margin 0: the tightest)\n",
+                                p.cells_read, p.cells_used, p.margin);
   for (const std::string& l : p.left_out) out += "  left out: " + l + "\n";
   for (const ProposedRow& r : p.rows) {
     const Measured& m = r.evidence;
@@ -233,8 +250,14 @@ std::string describe_proposal(const CalibrationProposal& p) {
                          : r.change == ProposedRow::Change::looser  ? "LOOSER"
                          : r.change == ProposedRow::Change::added   ? "NEW"
                                                                     : "NONE";
-    out += fmt::format("  {:<8} {}: {} -> {} ({}; {} cell(s))\n", change, key, now,
-                       r.tolerance ? r.tolerance->describe() : std::string("no row"), r.why, m.cells);
+    // With no tolerance supported, the proposed table keeps the row in force as it is (or adds none).
+    const std::string proposed = r.tolerance ? r.tolerance->describe()
+                                 : r.current ? r.current->tolerance.describe() + " kept unchanged: the evidence supports no row"
+                                             : std::string("no row added: the evidence supports none");
+    std::string note;
+    if (r.change == ProposedRow::Change::looser && r.current->tolerance.mode == Tolerance::Mode::places && r.held >= r.current->tolerance.places)
+      note = fmt::format("; places={} held, so --margin {} keeps the row in force", r.held, r.held - r.current->tolerance.places);
+    out += fmt::format("  {:<8} {}: {} -> {} ({}; {} cell(s){})\n", change, key, now, proposed, r.why, m.cells, note);
   }
   return out;
 }

@@ -29,6 +29,7 @@ struct ProposedRow {
   Measured evidence;
   std::optional<Tolerance> tolerance;  // nullopt: no row can be proposed (why says why)
   std::string why;
+  int held = 0;                             // the tightest places=N that held (0: none, or not a places question)
   const CalibrationRow* current = nullptr;  // the row with the same key in the table, if any
   enum class Change { same, tighter, looser, added, none } change = Change::none;
 };
@@ -36,6 +37,7 @@ struct ProposedRow {
 struct CalibrationProposal {
   std::vector<ProposedRow> rows;
   std::size_t cells_read = 0, cells_used = 0;
+  int margin = 0;
   std::vector<std::string> left_out;  // cells that ended in error or timeout, per twin: "3 of ffmpeg-vmafmotion"
   nlohmann::json table;               // the proposed table: the current one with the proposed rows in
 };

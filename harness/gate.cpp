@@ -155,10 +155,19 @@ class Runner {
     const std::size_t unsupported = plan.not_supported.size();
     recorder_.record_planned(std::move(plan.not_supported));
     if (o_.progress)
-      fmt::print(stderr, "gate: {} cells ({} not supported here): {} reference run(s) first, then {} CPU and {} GPU twin run(s)\n",
+      // Only what is known before anything runs: a cell can still turn out not supported (its
+      // twin refuses the format, an outside program is absent), which the closing count shows.
+      fmt::print(stderr,
+                 "gate: {} cells, {} known not supported before running: {} reference run(s) first, then {} CPU and {} GPU twin "
+                 "run(s)\n",
                  cells_.size(), unsupported, plan.reference_runs, plan.cpu.size() - plan.reference_runs, plan.gpu.size());
 
     HangWatchdog watchdog(o_.cell_timeout_s, [&](const std::string& stuck) { abandon_hung_run(stuck); });
+    // A log without a terminal (CI) hears from a run whose cells take long: what runs, how long.
+    if (o_.progress)
+      watchdog.heartbeat(o_.heartbeat_s, [&](const std::string& longest, double seconds, std::size_t running) {
+        recorder_.print_heartbeat(longest, seconds, running);
+      });
     // A thread the system refuses stops the run with an error, never a std::terminate.
     std::mutex cpu_mu, gpu_mu;
     const auto stop = [&] { recorder_.request_stop(); };

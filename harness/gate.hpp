@@ -29,6 +29,7 @@ struct GateOptions {
   std::size_t max_failures = 0;            // stop handing out cells once this many need attention (0: never)
   unsigned repeat = 1;                     // runs of every twin cell, each with fresh instances
   unsigned concurrent = 1;                 // instances of a twin cell run at once in each repetition
+  double heartbeat_s = 60;                 // with progress: a line this often while cells run (0: none)
 };
 
 // Where a run's time went: the wall time, and the seconds the workers spent on each kind of run.

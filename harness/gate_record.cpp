@@ -58,17 +58,35 @@ void GateRecorder::record(CellResult r) {
   if (o_.progress) print_progress(last);
 }
 
+// Under mu_. The rate of cells that ran (not the not-supported ones judged at once), once there is
+// enough of it to mean something.
+std::string GateRecorder::time_left() const {
+  const std::size_t done = results_.size(), total = cells_.size();
+  const double elapsed = since(start_);
+  const std::size_t ran = done - std::min(done, planned_);
+  return ran >= 3 && elapsed >= 2 ? fmt::format("~{:.0f}s left", elapsed / ran * (total - done)) : "time left: estimating";
+}
+
 void GateRecorder::print_progress(const CellResult& last) {
   const std::size_t done = results_.size(), total = cells_.size();
   const double elapsed = since(start_);
-  // The rate of cells that ran (not the not-supported ones judged at once), once there is
-  // enough of it to mean something.
-  const std::size_t ran = done - std::min(done, planned_);
-  const std::string left = ran >= 3 && elapsed >= 2 ? fmt::format("~{:.0f}s left", elapsed / ran * (total - done)) : "estimating";
   if (isatty(2)) {
-    fmt::print(stderr, "\r[{}/{}] {} failing, {:.0f}s elapsed, {}   ", done, total, failures_, elapsed, left);
+    fmt::print(stderr, "\r[{}/{}] {} failing, {:.0f}s elapsed, {}   ", done, total, failures_, elapsed, time_left());
   } else {
-    fmt::print("[{}/{}] {:<13} {} ({:.2f}s)\n", done, total, to_string(last.status), last.cell.id, last.seconds);
+    fmt::print("[{}/{}] {:<13} {} ({:.2f}s; {:.0f}s elapsed, {})\n", done, total, to_string(last.status), last.cell.id, last.seconds,
+               elapsed, time_left());
+    std::fflush(stdout);
+  }
+}
+
+void GateRecorder::print_heartbeat(const std::string& longest, double seconds, std::size_t running) const {
+  std::lock_guard lock(mu_);
+  const std::string line = fmt::format("[{}/{}] still running: {} for {:.0f}s ({} in flight); {:.0f}s elapsed, {}", results_.size(),
+                                       cells_.size(), longest, seconds, running, since(start_), time_left());
+  if (isatty(2)) {
+    fmt::print(stderr, "\r{}   ", line);
+  } else {
+    fmt::print("{}\n", line);
     std::fflush(stdout);
   }
 }

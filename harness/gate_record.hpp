@@ -47,9 +47,12 @@ class GateRecorder {
   std::vector<CellResult> without_verdict(CellStatus status, const std::string& detail) const;
   std::vector<CellResult> results() const;
   void end_progress() const;  // ends a live progress line
+  // While cells run: how far the run is, what has run longest and the time left, on a line of its own.
+  void print_heartbeat(const std::string& longest, double seconds, std::size_t running) const;
 
  private:
   void print_progress(const CellResult& last);
+  std::string time_left() const;
 
   const std::vector<Cell>& cells_;
   const Options o_;

@@ -48,6 +48,7 @@ void install_interrupt_handlers() {
   sa.sa_flags = SA_RESTART;
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  ::sigaction(SIGHUP, &sa, nullptr);  // a closed terminal or a CI runner's hang-up is a stop, too
 }
 
 int interrupt_signal() { return requested.load(); }

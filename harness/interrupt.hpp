@@ -1,4 +1,4 @@
-// Ctrl-C and SIGTERM during a run: the first one asks the run to stop handing out work and to
+// Ctrl-C, SIGTERM and SIGHUP during a run: the first one asks the run to stop handing out work and to
 // finish its records and reports (so that they say INCOMPLETE rather than nothing); a second
 // one, a second or more later, ends the process at once (the record stays whole: it is appended
 // line by line). Signals within that second are the first request delivered again (timeout(1)
@@ -7,7 +7,7 @@
 
 namespace twinproof {
 
-// Installs the handlers for SIGINT and SIGTERM (idempotent).
+// Installs the handlers for SIGINT, SIGTERM and SIGHUP (idempotent).
 void install_interrupt_handlers();
 
 // The signal that asked the run to stop, or 0.

@@ -29,9 +29,6 @@ std::vector<CellResult> sorted(std::vector<CellResult> r) {
   return r;
 }
 
-void write_text(const fs::path& p, const std::string& s) { write_file(p, s, "the report"); }
-
-
 std::string md_escape(const std::string& s) {
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
@@ -95,13 +92,7 @@ std::string outside_twin_line(const json& t) {
   return line;
 }
 
-// What JUnit reports as an error rather than a failure: the cell could not be judged.
-bool junit_error(const CellResult& r) {
-  return r.status == CellStatus::error || r.status == CellStatus::timeout || r.status == CellStatus::no_verdict ||
-         (r.status == CellStatus::not_supported && r.required);
-}
-
-void write_junit(const fs::path& file, const std::vector<CellResult>& results, const json& env) {
+std::string junit_xml(const std::vector<CellResult>& results, const json& env) {
   pugi::xml_document doc;
   auto decl = doc.append_child(pugi::node_declaration);
   decl.append_attribute("version") = "1.0";
@@ -109,23 +100,20 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
   auto suites = doc.append_child("testsuites");
   suites.append_attribute("name") = "twinproof gate";
   const std::string timestamp = env.value("time", ""), host = env.value("host", "");
-  unsigned all_failures = 0, all_errors = 0, all_skipped = 0;
   double all_time = 0;
   std::map<std::string, std::vector<const CellResult*>> by_suite;
   for (const CellResult& r : results) by_suite[r.cell.feature + "/" + r.cell.twin].push_back(&r);
   for (const auto& [name, cells] : by_suite) {
     auto suite = suites.append_child("testsuite");
-    unsigned failures = 0, errors = 0, skipped = 0;
+    std::vector<CellResult> own;
     double time = 0;
     for (const CellResult* r : cells) {
-      failures += r->status == CellStatus::fail ? 1 : 0;
-      errors += junit_error(*r) ? 1 : 0;
-      skipped += (r->status == CellStatus::not_supported && !r->required) || r->status == CellStatus::waived ? 1 : 0;
+      own.push_back(*r);
       time += r->seconds;
     }
-    all_failures += failures;
-    all_errors += errors;
-    all_skipped += skipped;
+    const RunTally t = tally_run(own);
+    const auto failures = static_cast<unsigned>(t.junit("failure")), errors = static_cast<unsigned>(t.junit("error")),
+               skipped = static_cast<unsigned>(t.junit("skipped"));
     all_time += time;
     suite.append_attribute("name") = name.c_str();
     suite.append_attribute("timestamp") = timestamp.c_str();
@@ -153,31 +141,33 @@ void write_junit(const fs::path& file, const std::vector<CellResult>& results, c
       tc.append_attribute("name") = r->cell.id.substr(name.size() + 1).c_str();
       tc.append_attribute("time") = fmt::format("{:.3f}", r->seconds).c_str();
       const std::string message = fmt::format("{}: {}", to_string(r->status), r->detail);
-      if (r->status == CellStatus::fail) {
+      const std::string_view element = junit_element(tally_of(*r));
+      if (element == "failure") {
         auto f = tc.append_child("failure");
         f.append_attribute("message") = message.c_str();
         f.text().set((first_difference(*r) + "\nrepro: " + repro_command(*r)).c_str());
-      } else if (junit_error(*r)) {
+      } else if (element == "error") {
         // A required twin that cannot run here did not produce a wrong score: the run could not
         // test it, which JUnit calls an error.
         tc.append_child("error").append_attribute("message") =
             (r->required ? "required but not supported: " + r->detail : message).c_str();
-      } else if (r->status == CellStatus::not_supported || r->status == CellStatus::waived) {
+      } else if (element == "skipped") {
         tc.append_child("skipped").append_attribute("message") = (message + (r->waiver.empty() ? "" : "; " + r->waiver)).c_str();
       }
       if (r->unexpected_pass)
         tc.append_child("system-out").text().set(("unexpected pass under " + r->waiver).c_str());
     }
   }
-  suites.append_attribute("tests") = static_cast<unsigned>(results.size());
-  suites.append_attribute("failures") = all_failures;
-  suites.append_attribute("errors") = all_errors;
-  suites.append_attribute("skipped") = all_skipped;
+  const RunTally all = tally_run(results);
+  suites.append_attribute("tests") = static_cast<unsigned>(all.total);
+  suites.append_attribute("failures") = static_cast<unsigned>(all.junit("failure"));
+  suites.append_attribute("errors") = static_cast<unsigned>(all.junit("error"));
+  suites.append_attribute("skipped") = static_cast<unsigned>(all.junit("skipped"));
   suites.append_attribute("time") = fmt::format("{:.3f}", all_time).c_str();
   suites.append_attribute("timestamp") = timestamp.c_str();
   std::ostringstream xml;
   doc.save(xml, "  ");
-  write_file(file, xml_text(xml.str()), "JUnit XML");
+  return xml_text(xml.str());
 }
 
 // Heatmap colour of a cell: its status, and for passes how far from exact it was.
@@ -208,10 +198,10 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
 .banner{font-size:20px;font-weight:bold;padding:8px 12px;margin:8px 0}.banner.PASS{background:#8fd694}
 .banner.FAIL,.banner.ERROR{background:#f08080}.banner.INCOMPLETE{background:#c59ee0}
 </style></head><body><h1>twinproof gate</h1>)";
-  const json counts = status_counts(results);
-  h += fmt::format("<div class=\"banner {}\">{}</div>", run_verdict(results, end), escape_markup(verdict_line(results, end)));
+  const RunTally tally = tally_run(results, end);
+  h += fmt::format("<div class=\"banner {}\">{}</div>", tally.verdict, escape_markup(verdict_line(results, end)));
   h += "<p>";
-  for (const auto& [k, v] : counts.items()) h += fmt::format("<b>{}</b> {} &nbsp; ", escape_markup(k), v.get<int>());
+  for (Tally t : kTallies) h += fmt::format("<b>{}</b> {} &nbsp; ", to_string(t), tally.of(t));
   h += "</p>";
   for (const std::string& n : notes) h += "<p><b>note:</b> " + escape_markup(n) + "</p>";
   // What needs attention comes first, with what to run next.
@@ -317,38 +307,21 @@ std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit)
 }
 
 std::string verdict_line(const std::vector<CellResult>& results, const RunEnd& end) {
-  const std::string verdict = run_verdict(results, end);
-  const auto unjudged = std::count_if(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
-  const auto skipped = std::count_if(results.begin(), results.end(),
-                                     [](const CellResult& r) { return r.status == CellStatus::not_supported && !r.required; });
-  std::string line = verdict;
-  if (unjudged && verdict != "INCOMPLETE") line += fmt::format(" (incomplete: {} cell(s) without a verdict)", unjudged);
+  const RunTally t = tally_run(results, end);
+  std::string line = t.verdict;
+  if (t.of(Tally::no_verdict) && t.verdict != "INCOMPLETE")
+    line += fmt::format(" (incomplete: {} cell(s) without a verdict)", t.of(Tally::no_verdict));
   if (end.interrupted_by != 0) line += fmt::format(" (stopped by signal {}: exit status {})", end.interrupted_by, 128 + end.interrupted_by);
-  if (judged_nothing(results))
+  if (t.judged_nothing)
     line += end.allow_empty ? ": no cell judged, every selected cell is not supported here (accepted: --allow-empty)"
                             : ": no cell judged, every selected cell is not supported here";
-  else if (skipped) line += fmt::format(", {} cell(s) not supported here", skipped);
+  else if (t.of(Tally::not_supported)) line += fmt::format(", {} cell(s) not supported here", t.of(Tally::not_supported));
   return line;
 }
 
-std::string run_verdict(const std::vector<CellResult>& results, const RunEnd& end) {
-  // A failure judged is a FAIL whatever the cells left without a verdict would say; without one,
-  // a run that did not judge every cell, or that a signal stopped, is INCOMPLETE, never a PASS.
-  const int code = exit_code_for(results, {0, end.allow_empty});
-  const bool unjudged =
-      std::any_of(results.begin(), results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
-  if (code != kExitFail && (unjudged || end.interrupted_by != 0)) return "INCOMPLETE";
-  return code == kExitPass ? "PASS" : code == kExitFail ? "FAIL" : "ERROR";
-}
+std::string run_verdict(const std::vector<CellResult>& results, const RunEnd& end) { return tally_run(results, end).verdict; }
 
-json status_counts(const std::vector<CellResult>& results) {
-  json c = json::object();
-  for (CellStatus s : {CellStatus::pass, CellStatus::fail, CellStatus::not_supported, CellStatus::waived, CellStatus::error,
-                       CellStatus::timeout, CellStatus::no_verdict})
-    c[std::string(to_string(s))] = 0;
-  for (const CellResult& r : results) c[std::string(to_string(r.status))] = c[std::string(to_string(r.status))].get<int>() + 1;
-  return c;
-}
+json status_counts(const std::vector<CellResult>& results) { return tally_run(results).counts_json(); }
 
 std::string markdown_summary(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes,
                              const RunEnd& end) {
@@ -356,21 +329,21 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   std::string md = fmt::format("## twinproof gate: {}\n\n", verdict_line(results, end));
   for (const std::string& n : notes) md += "> " + n + "\n\n";
   // Counts per twin and status.
-  std::map<std::string, std::map<std::string, int>> counts;
-  for (const CellResult& r : results) counts[subject(r)][std::string(to_string(r.status))]++;
-  const std::vector<std::string> statuses = {"pass", "fail", "not-supported", "waived", "error", "timeout", "no-verdict"};
+  std::map<std::string, std::vector<CellResult>> by_subject;
+  for (const CellResult& r : results) by_subject[subject(r)].push_back(r);
   md += "| feature/twin |";
-  for (const std::string& s : statuses) md += " " + s + " |";
+  for (Tally t : kTallies) md += fmt::format(" {} |", to_string(t));
   md += " max \\|diff\\| |\n|---|";
-  for (std::size_t i = 0; i < statuses.size(); ++i) md += "---:|";
+  for (std::size_t i = 0; i < std::size(kTallies); ++i) md += "---:|";
   md += "---:|\n";
-  for (const auto& [who, c] : counts) {
+  for (const auto& [who, cells] : by_subject) {
     double worst = 0;
-    for (const CellResult& r : results)
-      if (subject(r) == who && r.status != CellStatus::not_supported)
+    for (const CellResult& r : cells)
+      if (r.status != CellStatus::not_supported)
         worst = std::isnan(r.max_abs_diff) || std::isnan(worst) ? std::nan("") : std::max(worst, r.max_abs_diff);
     md += fmt::format("| {} |", who);
-    for (const std::string& s : statuses) md += fmt::format(" {} |", c.count(s) ? c.at(s) : 0);
+    const RunTally c = tally_run(cells);
+    for (Tally t : kTallies) md += fmt::format(" {} |", c.of(t));
     md += fmt::format(" {} |\n", diff_text(worst));
   }
   const std::vector<const CellResult*> bad = needing_attention(results);
@@ -406,20 +379,34 @@ void render_reports(const fs::path& dir, const std::vector<CellResult>& all, con
   if (json outside = outside_twins(results); !outside.empty()) env["outside_twins"] = std::move(outside);
   json cells = json::array();
   for (const CellResult& r : results) cells.push_back(to_json(r));
+  const RunTally tally = tally_run(results, end);
   const json summary = {{"schema_version", kReportSchemaVersion},
                         {"environment", env},
-                        {"counts", status_counts(results)},
-                        {"verdict", run_verdict(results, end)},
-                        {"complete", std::none_of(results.begin(), results.end(),
-                                                  [](const CellResult& r) { return r.status == CellStatus::no_verdict; }) &&
-                                         end.interrupted_by == 0},
-                        {"exit_code", exit_code_for(results, end)},
+                        {"counts", tally.counts_json()},
+                        {"verdict", tally.verdict},
+                        {"complete", tally.complete},
+                        {"exit_code", tally.exit_code},
                         {"notes", notes},
                         {"cells", cells}};
-  write_text(dir / "summary.json", json_text(summary, 1) + "\n");
-  write_junit(dir / "junit.xml", results, env);
-  write_text(dir / "summary.md", xml_text(markdown_summary(results, env, notes, end)));
-  write_text(dir / "report.html", html_report(results, env, notes, end));
+  // All four are rendered before any is written, and either all four are written or none of them
+  // stays: summary.md must never say PASS beside a junit.xml that could not be written.
+  const std::pair<const char*, std::string> reports[] = {
+      {"summary.json", json_text(summary, 1) + "\n"},
+      {"junit.xml", junit_xml(results, env)},
+      {"summary.md", xml_text(markdown_summary(results, env, notes, end))},
+      {"report.html", html_report(results, env, notes, end)},
+  };
+  for (const auto& [name, text] : reports) {
+    try {
+      write_file(dir / name, text, std::string("the report ") + name);
+    } catch (...) {
+      for (const auto& [other, unused] : reports) {
+        std::error_code ignored;
+        if (fs::is_regular_file(fs::symlink_status(dir / other, ignored))) fs::remove(dir / other, ignored);
+      }
+      throw;
+    }
+  }
 }
 
 }  // namespace twinproof

@@ -163,8 +163,95 @@ int exit_code_for(const std::vector<CellResult>& results, const RunEnd& end) {
     unjudged = unjudged || r.status == CellStatus::no_verdict;
   }
   if (failing) return kExitFail;
-  if (unjudged) return kExitError;
+  if (unjudged || !end.selection_unknown.empty()) return kExitError;
   return judged_nothing(results) && !end.allow_empty ? kExitError : kExitPass;
+}
+
+}  // namespace twinproof
+
+namespace twinproof {
+
+std::string_view to_string(Tally t) {
+  switch (t) {
+    case Tally::pass: return "pass";
+    case Tally::fail: return "fail";
+    case Tally::required_not_supported: return "required-not-supported";
+    case Tally::not_supported: return "not-supported";
+    case Tally::waived: return "waived";
+    case Tally::error: return "error";
+    case Tally::timeout: return "timeout";
+    case Tally::no_verdict: return "no-verdict";
+  }
+  return "?";
+}
+
+Tally tally_of(const CellResult& r) {
+  switch (r.status) {
+    case CellStatus::pass: return Tally::pass;
+    case CellStatus::fail: return Tally::fail;
+    case CellStatus::not_supported: return r.required ? Tally::required_not_supported : Tally::not_supported;
+    case CellStatus::waived: return Tally::waived;
+    case CellStatus::error: return Tally::error;
+    case CellStatus::timeout: return Tally::timeout;
+    case CellStatus::no_verdict: return Tally::no_verdict;
+  }
+  return Tally::error;
+}
+
+std::string_view junit_element(Tally t) {
+  switch (t) {
+    case Tally::pass: return "";
+    case Tally::fail: return "failure";
+    case Tally::not_supported:
+    case Tally::waived: return "skipped";
+    case Tally::required_not_supported:
+    case Tally::error:
+    case Tally::timeout:
+    case Tally::no_verdict: return "error";
+  }
+  return "error";
+}
+
+std::size_t RunTally::junit(std::string_view element) const {
+  std::size_t n = 0;
+  for (Tally t : kTallies) n += junit_element(t) == element ? of(t) : 0;
+  return n;
+}
+
+std::size_t RunTally::needing_attention() const {
+  return of(Tally::fail) + of(Tally::required_not_supported) + of(Tally::error) + of(Tally::timeout);
+}
+
+json RunTally::counts_json() const {
+  json c = json::object();
+  for (Tally t : kTallies) c[std::string(to_string(t))] = of(t);
+  return c;
+}
+
+std::string RunTally::counts_text() const {
+  std::string text;
+  for (Tally t : kTallies)
+    if (of(t) != 0) text += fmt::format("{}{} {}", text.empty() ? "" : ", ", of(t), to_string(t));
+  return fmt::format("{} cell{}{}{}", total, total == 1 ? "" : "s", text.empty() ? "" : ": ", text);
+}
+
+std::string RunTally::junit_text() const {
+  return fmt::format("{} passed, {} failed, {} error(s), {} skipped", of(Tally::pass), junit("failure"), junit("error"), junit("skipped"));
+}
+
+RunTally tally_run(const std::vector<CellResult>& results, const RunEnd& end) {
+  RunTally t;
+  t.total = results.size();
+  for (const CellResult& r : results) ++t.count[static_cast<std::size_t>(tally_of(r))];
+  t.exit_code = exit_code_for(results, end);
+  t.judged_nothing = judged_nothing(results);
+  t.complete = t.of(Tally::no_verdict) == 0 && end.interrupted_by == 0 && end.selection_unknown.empty();
+  // A failure judged is a FAIL whatever the cells left without a verdict would say; without one,
+  // a run that did not judge every cell, or that a signal stopped, is INCOMPLETE, never a PASS.
+  const int code = exit_code_for(results, {0, end.allow_empty, end.selection_unknown});
+  if (code != kExitFail && !t.complete) t.verdict = "INCOMPLETE";
+  else t.verdict = code == kExitPass ? "PASS" : code == kExitFail ? "FAIL" : "ERROR";
+  return t;
 }
 
 }  // namespace twinproof

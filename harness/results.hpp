@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ std::vector<CellResult> read_results(const std::filesystem::path& file, std::siz
 struct RunEnd {
   int interrupted_by = 0;
   bool allow_empty = false;
+  // Non-empty: why the cells the run selected cannot all be named (`report` on a folder whose list
+  // of cells is absent or short); such a run is never complete.
+  std::string selection_unknown;
 };
 
 // Whether the run judged no cell: none selected, or every one not supported here.
@@ -71,5 +75,38 @@ bool judged_nothing(const std::vector<CellResult>& results);
 // 2 when a cell errored or timed out; 1 when a cell failed; 2 when a selected cell has no verdict;
 // 2 when no cell was judged (unless end.allow_empty); else 0.
 int exit_code_for(const std::vector<CellResult>& results, const RunEnd& end = {});
+
+// How a cell counts in every output, the same in each: by its status, except that a required twin
+// that is not supported here counts on its own (it fails the run, yet nothing was tested).
+enum class Tally { pass, fail, required_not_supported, not_supported, waived, error, timeout, no_verdict };
+inline constexpr Tally kTallies[] = {Tally::pass,          Tally::fail,   Tally::required_not_supported, Tally::not_supported,
+                                     Tally::waived,        Tally::error,  Tally::timeout,                Tally::no_verdict};
+std::string_view to_string(Tally t);
+Tally tally_of(const CellResult& r);
+// The JUnit element a cell of this kind gets: "" (passed), "failure" (a wrong score), "error" (the
+// run could not stand on it: an error, a timeout, a required twin that cannot run, no verdict) or
+// "skipped" (not tested here: not supported, waived).
+std::string_view junit_element(Tally t);
+
+// The counts, verdict and exit code of a run: computed here once, and what the console lines,
+// summary.json, summary.md, JUnit and the HTML report all render.
+struct RunTally {
+  std::size_t count[std::size(kTallies)] = {};
+  std::size_t total = 0;
+  int exit_code = 0;
+  std::string verdict;    // PASS, FAIL, ERROR or INCOMPLETE (see run_verdict)
+  bool complete = true;   // every selected cell has a verdict and no signal stopped the run
+  bool judged_nothing = false;
+
+  std::size_t of(Tally t) const { return count[static_cast<std::size_t>(t)]; }
+  std::size_t junit(std::string_view element) const;  // cells whose junit_element is `element`
+  // Cells a recap lists: failing, erroring, timed out, required and not supported.
+  std::size_t needing_attention() const;
+  nlohmann::json counts_json() const;  // every kind, zeros too: {"pass": 2, ...}
+  std::string counts_text() const;     // "3 cells: 2 pass, 1 required-not-supported" (zeros left out)
+  std::string junit_text() const;      // "2 passed, 0 failed, 1 error(s), 0 skipped", as JUnit counts them
+};
+RunTally tally_run(const std::vector<CellResult>& results, const RunEnd& end = {});
+
 
 }  // namespace twinproof

@@ -16,6 +16,13 @@ HangWatchdog::HangWatchdog(double limit_s, std::function<void(const std::string&
   if (limit_s_ > 0) thread_ = std::thread([this] { watch(); });
 }
 
+void HangWatchdog::heartbeat(double every_s, std::function<void(const std::string&, double, std::size_t)> beat) {
+  if (every_s <= 0 || thread_.joinable()) return;
+  heartbeat_s_ = every_s;
+  on_heartbeat_ = std::move(beat);
+  thread_ = std::thread([this] { watch(); });
+}
+
 HangWatchdog::~HangWatchdog() {
   finished_ = true;
   if (thread_.joinable()) thread_.join();
@@ -33,17 +40,32 @@ void HangWatchdog::end(std::size_t slot) {
 }
 
 void HangWatchdog::watch() {
+  auto last_beat = std::chrono::steady_clock::now();
   while (!finished_) {
     std::this_thread::sleep_for(std::chrono::milliseconds(grace_s_ < 1 ? 10 : 200));
-    std::string stuck;
+    std::string stuck, longest;
+    double longest_s = -1;
+    std::size_t running = 0;
     {
       std::lock_guard lock(mu_);
-      for (const Running& r : running_)
-        if (r.active && since(r.since) > limit_s_ + grace_s_) stuck = r.name;
+      for (const Running& r : running_) {
+        if (!r.active) continue;
+        const double s = since(r.since);
+        if (limit_s_ > 0 && s > limit_s_ + grace_s_) stuck = r.name;
+        ++running;
+        if (s > longest_s) {
+          longest_s = s;
+          longest = r.name;
+        }
+      }
     }
     if (!stuck.empty()) {
       on_hang_(stuck);
       return;
+    }
+    if (heartbeat_s_ > 0 && since(last_beat) >= heartbeat_s_) {
+      last_beat = std::chrono::steady_clock::now();
+      if (running > 0) on_heartbeat_(longest, longest_s, running);
     }
   }
 }

@@ -21,6 +21,7 @@
 #include <pugixml.hpp>
 
 #include "extractors/feature.hpp"
+#include "harness/calibrate.hpp"
 #include "harness/calibration.hpp"
 #include "harness/errors.hpp"
 #include "harness/faults.hpp"
@@ -367,8 +368,62 @@ BOOST_AUTO_TEST_CASE(results_are_written_as_they_happen_and_merge_checks_coverag
   jsonl.resize(jsonl.size() - 40);
   test::write_file(dir / "s0" / "results.jsonl", jsonl);
   const auto report = run_cli({"report", (dir / "s0").string()});
-  BOOST_TEST(report.rc == 2);
+  // A judged failure outranks the cell left without a verdict (exit 1), in the process and its reports alike.
+  BOOST_TEST(report.rc == 1, report.out << report.err);
+  BOOST_TEST(nlohmann::json::parse(test::read_file(dir / "s0" / "summary.json"))["exit_code"] == 1);
   BOOST_TEST(contains(test::read_file(dir / "s0" / "summary.md"), "truncated"));
+  BOOST_TEST(contains(test::read_file(dir / "s0" / "summary.md"), "## twinproof gate: FAIL (incomplete: 1 cell(s) without a verdict)"));
+}
+
+// Shards record what they ran (selection.json): merge needs neither --matrix nor --filter again,
+// refuses shards of other selections, and a --filter takes one value (the folders after it are shards).
+BOOST_AUTO_TEST_CASE(merge_reads_the_selection_the_shards_recorded) {
+  TempDir dir;
+  const std::string matrix = matrix_file("gate.json").string();
+  for (int shard = 0; shard < 2; ++shard) {
+    const auto r = run_cli({"gate", "--matrix", matrix, "--filter", "float_motion/cpu-simd/pan576/*", "--quiet", "--shard", std::to_string(shard) + "/2",
+                            "--report-dir", (dir / ("s" + std::to_string(shard))).string()});
+    BOOST_TEST(r.rc == 0, r.out << r.err);
+  }
+  const nlohmann::json selection = nlohmann::json::parse(test::read_file(dir / "s1" / "selection.json"));
+  BOOST_TEST(selection["shard"] == "1/2");
+  BOOST_TEST(selection["filters"] == nlohmann::json::array({"float_motion/cpu-simd/pan576/*"}));
+  const auto merged = run_cli({"merge", "--out", (dir / "m").string(), (dir / "s0").string(), (dir / "s1").string()});
+  BOOST_TEST(merged.rc == 0, merged.out << merged.err);
+  BOOST_TEST(contains(merged.out, "PASS: "), merged.out);
+  // The same, with the filter given before the folders.
+  const auto given = run_cli({"merge", "--filter", "float_motion/cpu-simd/pan576/*", (dir / "s0").string(), (dir / "s1").string(), "--out",
+                              (dir / "m2").string()});
+  BOOST_TEST(given.rc == 0, given.out << given.err);
+  // A filter that is not the one the shards ran is refused by name.
+  const auto other = run_cli({"merge", "--filter", "motion/*", "--out", (dir / "m3").string(), (dir / "s0").string(), (dir / "s1").string()});
+  BOOST_TEST(other.rc == 2);
+  BOOST_TEST(contains(other.err, "selection.json: filters"), other.err);
+  // The merged folder records its selection too: `report` on it is complete.
+  const auto report = run_cli({"report", (dir / "m").string()});
+  BOOST_TEST(report.rc == 0, report.out << report.err);
+}
+
+// `report` says INCOMPLETE when the list of selected cells is absent, short or lacks a recorded cell.
+BOOST_AUTO_TEST_CASE(report_needs_the_whole_list_of_selected_cells) {
+  TempDir dir;
+  const auto r = run_cli({"gate", "--matrix", "gate", "--filter", "float_motion/cpu-simd/pan576/*", "--quiet", "--report-dir",
+                          (dir / "r").string()});
+  BOOST_TEST_REQUIRE(r.rc == 0, r.out << r.err);
+  BOOST_TEST(run_cli({"report", (dir / "r").string()}).rc == 0);
+  const std::string list = test::read_file(dir / "r" / "cells.txt");
+  for (const std::string& cut : {std::string(), list.substr(0, list.find('\n') + 1)}) {
+    test::write_file(dir / "r" / "cells.txt", cut);
+    const auto again = run_cli({"report", (dir / "r").string()});
+    BOOST_TEST(again.rc == 2, again.out);
+    const nlohmann::json summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+    BOOST_TEST(summary["verdict"] == "INCOMPLETE");
+    BOOST_TEST(summary["exit_code"] == 2);
+    BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "which cells the run selected is not known"));
+  }
+  fs::remove(dir / "r" / "selection.json");
+  test::write_file(dir / "r" / "cells.txt", list);
+  BOOST_TEST(run_cli({"report", (dir / "r").string()}).rc == 2);
 }
 
 BOOST_AUTO_TEST_CASE(a_record_whose_counts_are_not_integers_is_refused_by_name) {
@@ -589,6 +644,119 @@ BOOST_AUTO_TEST_CASE(bytes_from_outside_never_break_a_report) {
   pugi::xml_document junit;
   BOOST_TEST(static_cast<bool>(junit.load_file((dir / "r" / "junit.xml").c_str())));
   BOOST_TEST(junit.child("testsuites").attribute("errors").as_int() == 1);
+}
+
+// One tally renders every output: over runs of each kind, summary.json, JUnit, summary.md and the
+// HTML report give the same counts, verdict and exit code, and those are the ones each kind must have.
+BOOST_AUTO_TEST_CASE(every_report_renders_the_one_tally) {
+  const auto cell = [](const char* option_set, CellStatus status, bool required = false) {
+    CellResult r;
+    r.cell.feature = "float_motion";
+    r.cell.twin = "cpu-simd";
+    r.cell.option_set = option_set;
+    r.cell.id = std::string("float_motion/cpu-simd/flash64/8b/420/") + option_set;
+    r.status = status;
+    r.required = required;
+    return r;
+  };
+  struct Run {
+    const char* name;
+    std::vector<CellResult> results;
+    RunEnd end;
+    const char* verdict;
+    int exit_code;
+    std::size_t junit_failures, junit_errors, junit_skipped;
+  };
+  const CellResult pass = cell("a", CellStatus::pass), fail = cell("b", CellStatus::fail), error = cell("c", CellStatus::error),
+                   unsupported = cell("d", CellStatus::not_supported), required = cell("e", CellStatus::not_supported, true),
+                   waived = cell("f", CellStatus::waived), unjudged = cell("g", CellStatus::no_verdict),
+                   timeout = cell("h", CellStatus::timeout);
+  const std::vector<Run> runs = {
+      {"pass", {pass, unsupported}, {}, "PASS", 0, 0, 0, 1},
+      {"fail", {pass, fail, unsupported}, {}, "FAIL", 1, 1, 0, 1},
+      {"error", {pass, fail, error, timeout}, {}, "ERROR", 2, 1, 2, 0},
+      {"required not supported", {pass, required}, {}, "FAIL", 1, 0, 1, 0},
+      {"every cell not supported", {unsupported, unsupported}, {}, "ERROR", 2, 0, 0, 2},
+      {"waived", {pass, waived}, {}, "PASS", 0, 0, 0, 1},
+      {"interrupted", {pass, unjudged}, {15, false, {}}, "INCOMPLETE", 143, 0, 1, 0},
+      {"interrupted after a failure", {fail, unjudged}, {2, false, {}}, "FAIL", 130, 1, 1, 0},
+      {"empty", {}, {}, "ERROR", 2, 0, 0, 0},
+      {"empty, allowed", {}, {0, true, {}}, "PASS", 0, 0, 0, 0},
+  };
+  for (const Run& run : runs) {
+    TempDir dir;
+    render_reports(dir / "r", run.results, nlohmann::json::object(), {}, run.end);
+    const RunTally t = tally_run(run.results, run.end);
+    BOOST_TEST(t.verdict == run.verdict, run.name);
+    BOOST_TEST(t.exit_code == run.exit_code, run.name);
+    BOOST_TEST(t.junit("failure") == run.junit_failures, run.name);
+    BOOST_TEST(t.junit("error") == run.junit_errors, run.name);
+    BOOST_TEST(t.junit("skipped") == run.junit_skipped, run.name);
+    std::size_t sum = 0;
+    for (Tally k : kTallies) sum += t.of(k);
+    BOOST_TEST(sum == run.results.size(), run.name);
+    // summary.json
+    const auto summary = nlohmann::json::parse(test::read_file(dir / "r" / "summary.json"));
+    BOOST_TEST(summary["verdict"] == t.verdict, run.name);
+    BOOST_TEST(summary["exit_code"] == t.exit_code, run.name);
+    BOOST_TEST(summary["complete"] == t.complete, run.name);
+    BOOST_TEST(summary["counts"] == t.counts_json(), run.name);
+    // JUnit: the totals and the elements agree.
+    pugi::xml_document junit;
+    BOOST_TEST_REQUIRE(static_cast<bool>(junit.load_file((dir / "r" / "junit.xml").c_str())), run.name);
+    const pugi::xml_node suites = junit.child("testsuites");
+    BOOST_TEST(suites.attribute("tests").as_ullong() == t.total, run.name);
+    for (const char* element : {"failure", "error", "skipped"}) {
+      const char* total = std::string(element) == "failure" ? "failures" : std::string(element) == "error" ? "errors" : "skipped";
+      BOOST_TEST(suites.attribute(total).as_ullong() == t.junit(element), run.name << " " << element);
+      BOOST_TEST(junit.select_nodes((std::string("//testcase/") + element).c_str()).size() == t.junit(element), run.name << " " << element);
+    }
+    // summary.md: the headline and the table's columns.
+    const std::string md = test::read_file(dir / "r" / "summary.md");
+    BOOST_TEST(md.rfind("## twinproof gate: " + verdict_line(run.results, run.end) + "\n", 0) == 0, run.name << ": " << md);
+    BOOST_TEST(md.rfind(std::string("## twinproof gate: ") + run.verdict, 0) == 0, run.name);
+    if (!run.results.empty()) {
+      std::string row = "| float_motion/cpu-simd |";
+      for (Tally k : kTallies) row += fmt::format(" {} |", t.of(k));
+      BOOST_TEST(contains(md, row), run.name << ": " << md);
+    }
+    // The HTML report: the banner and the counts.
+    const std::string html = test::read_file(dir / "r" / "report.html");
+    BOOST_TEST(contains(html, fmt::format("<div class=\"banner {}\">", t.verdict)), run.name);
+    for (Tally k : kTallies) BOOST_TEST(contains(html, fmt::format("<b>{}</b> {} ", to_string(k), t.of(k))), run.name);
+  }
+}
+
+// calibrate says what happened: no "places=0 held", no "-> no row" for a row it keeps, no failing
+// cell dropped without a word, and what the margin gives up.
+BOOST_AUTO_TEST_CASE(calibrate_prints_only_what_happened) {
+  TempDir dir;
+  const Calibration table = Calibration::load(write_table(dir, {{"far", "exact"}, {"near", "places=2"}}));
+  const auto record = [](const char* twin, double diff, CellStatus status = CellStatus::fail) {
+    CellResult r;
+    r.cell.kind = CellKind::parity;
+    r.cell.feature = "float_motion";
+    r.cell.reference = "cpu";
+    r.cell.twin = twin;
+    r.cell.id = std::string("float_motion/") + twin + "/pan576/8b/420/default";
+    r.status = status;
+    r.device = "host";
+    r.tolerance = "exact";
+    if (diff >= 0)
+      r.per_metric = {{"motion2", {{"values", 10}, {"unpaired", 0}, {"mismatches", 10}, {"max_abs_diff", diff}, {"max_ulp", 99}}}};
+    return r;
+  };
+  const CalibrationProposal p = propose_calibration({record("far", 11.5), record("near", 0.003), record("far", -1)}, table, 1, {"r"});
+  const std::string text = describe_proposal(p);
+  BOOST_TEST(contains(text, "a places row is the tightest that held less --margin 1 (--margin 0: the tightest)"), text);
+  BOOST_TEST(contains(text, "NONE     float_motion far vs cpu: exact -> exact kept unchanged: the evidence supports no row "
+                            "(max |diff| 11.5 over 10 values: not even places=1 holds"), text);
+  BOOST_TEST(!contains(text, "places=0"), text);
+  BOOST_TEST(contains(text, "LOOSER   float_motion near vs cpu: places=2 -> places=1"), text);
+  BOOST_TEST(contains(text, "places=2 held, so --margin 0 keeps the row in force"), text);
+  BOOST_TEST(contains(text, "left out: 1 failing cell(s) of float_motion far compared no value"), text);
+  // The proposed table keeps the row it printed as kept.
+  BOOST_TEST(Calibration::from_json(p.table, "proposed").find("float_motion", "cpu", "far", "motion2", "")->tolerance.describe() == "exact");
 }
 
 BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include "extractors/devices.hpp"
 #include "harness/json_file.hpp"
@@ -24,16 +25,36 @@ namespace fs = std::filesystem;
 namespace {
 
 struct GateArgs {
-  std::string matrix, calibration, baseline, report_dir = "twinproof-gate", shard, devices, today, ctest_script;
+  std::optional<std::string> matrix;  // set from matrix_text when --matrix was given
+  std::string matrix_text, calibration, baseline, report_dir = "twinproof-gate", shard, devices, today, ctest_script;
   std::vector<std::string> filters, require;
   bool list = false, allow_loosen = false, with_mutants = false, quiet = false, allow_empty = false;
   unsigned jobs = 0, gpu_workers = GateOptions{}.gpu_workers;
   std::size_t max_failures = 0;
   unsigned repeat = 1, concurrent = 1;
   double cell_timeout = 0;
+  double heartbeat = GateOptions{}.heartbeat_s;
 };
 
 fs::path default_matrix() { return data_root() / "ci" / "matrices" / "gate.json"; }
+
+// --matrix: a file, or the bare name of a shipped matrix ("exec" is ci/matrices/exec.json wherever
+// the data is: the source tree or an installed share/twinproof); absent: gate.json. An empty
+// value is refused rather than taken for the default.
+fs::path resolve_matrix(const std::optional<std::string>& given) {
+  if (!given) return default_matrix();
+  if (given->empty()) throw UsageError("--matrix", "\"\"", "--matrix is empty: name a matrix file or a shipped matrix (e.g. gate)");
+  const fs::path path(*given);
+  std::error_code ec;
+  // A file of that name wins; a folder of that name (a report folder called "gate") does not.
+  if (fs::is_regular_file(path, ec) || given->find('/') != std::string::npos || path.extension() == ".json") return path;
+  const fs::path shipped = data_root() / "ci" / "matrices" / (*given + ".json");
+  if (fs::exists(shipped, ec)) return shipped;
+  std::string names;
+  for (const auto& e : fs::directory_iterator(data_root() / "ci" / "matrices", ec))
+    if (e.path().extension() == ".json") names += (names.empty() ? "" : ", ") + e.path().stem().string();
+  throw UsageError("--matrix", *given, fmt::format("--matrix '{}' is neither a file nor a shipped matrix (shipped: {})", *given, names));
+}
 fs::path default_calibration() { return data_root() / "ci" / "calibration.json"; }
 
 // Under `ctest --resource-spec-file`, CTest hands each test its GPU as
@@ -71,11 +92,53 @@ std::vector<int> parse_devices(const std::string& s) {
   return out;
 }
 
-std::vector<Cell> select_cells(const Matrix& m, const std::vector<std::string>& filters, const std::string& shard) {
+std::optional<Shard> effective_shard(const std::string& shard) {
+  return shard.empty() ? shard_from_environment() : std::optional<Shard>(parse_shard(shard));
+}
+
+std::vector<Cell> select_cells(const Matrix& m, const std::vector<std::string>& filters, const std::optional<Shard>& shard) {
   std::vector<Cell> cells = filter_cells(m.cells, filters);
-  std::optional<Shard> s = shard.empty() ? shard_from_environment() : std::optional<Shard>(parse_shard(shard));
-  if (s) cells = take_shard(cells, *s);
+  if (shard) cells = take_shard(cells, *shard);
   return cells;
+}
+
+// What a run selected, kept in its report folder (selection.json) beside the list of its cells, so
+// that `merge` need not be told the matrix and filters again and `report` knows how many cells the
+// list must hold.
+constexpr const char* kSelectionFile = "selection.json";
+
+void write_selection(const fs::path& dir, const Matrix& m, const std::vector<std::string>& filters, const std::optional<Shard>& shard,
+                     std::size_t cells) {
+  const nlohmann::json j = {{"schema_version", 1},
+                            {"matrix", fs::absolute(m.file).lexically_normal().string()},
+                            {"matrix_name", m.name},
+                            {"filters", filters},
+                            {"shard", shard ? nlohmann::json(fmt::format("{}/{}", shard->index, shard->count)) : nlohmann::json()},
+                            {"cells", cells}};
+  write_file(dir / kSelectionFile, json_text(j, 1) + "\n", "the run's selection");
+}
+
+struct Selection {
+  std::string matrix, matrix_name;
+  std::vector<std::string> filters;
+  std::size_t cells = 0;
+};
+
+// A folder's selection.json, or nothing when the folder has none (a run killed before it began).
+std::optional<Selection> read_selection(const fs::path& dir) {
+  const fs::path file = dir / kSelectionFile;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
+  const nlohmann::json j = read_json_file(file, "a run's selection");
+  return walking_json_file(file.string(), [&] {
+    reject_unknown_keys(j, {"schema_version", "matrix", "matrix_name", "filters", "shard", "cells"}, file.string(), "");
+    Selection s;
+    s.matrix = j.at("matrix").get<std::string>();
+    s.matrix_name = j.at("matrix_name").get<std::string>();
+    s.filters = j.at("filters").get<std::vector<std::string>>();
+    s.cells = json_integer<std::size_t>(j.at("cells"), "cells");
+    return s;
+  });
 }
 
 // CTest's view of the gate: one test per feature, twin and vector, written as a script that CTest
@@ -116,8 +179,9 @@ int run_gate_command(const GateArgs& a) {
   // verdict, and the reports below say INCOMPLETE. Installed first, so that a stop while the
   // matrix and the table load (seconds for a large matrix in a sanitizer build) is a stop too.
   install_interrupt_handlers();
-  const Matrix m = load_matrix(a.matrix.empty() ? default_matrix() : fs::path(a.matrix));
-  const std::vector<Cell> cells = select_cells(m, a.filters, a.shard);
+  const Matrix m = load_matrix(resolve_matrix(a.matrix));
+  const std::optional<Shard> shard = effective_shard(a.shard);
+  const std::vector<Cell> cells = select_cells(m, a.filters, shard);
   if (cells.empty() && !a.allow_empty)
     throw UsageError("--filter", fmt::format("{} filter(s)", a.filters.size()),
                       fmt::format("no cell of {} is selected (filters: {}); pass --allow-empty if that is expected", m.file.string(),
@@ -153,52 +217,95 @@ int run_gate_command(const GateArgs& a) {
   o.repeat = a.repeat;
   o.concurrent = a.concurrent;
   o.gpu_workers = a.gpu_workers;
+  o.heartbeat_s = a.heartbeat;
   // One run per report folder at a time: a second one would tear the first one's record.
   std::optional<FolderLock> lock;
-  if (!a.report_dir.empty()) lock.emplace(a.report_dir, "--report-dir");
+  if (!a.report_dir.empty()) {
+    lock.emplace(a.report_dir, "--report-dir");
+    const fs::path dir = a.report_dir;
+    write_file(dir / "results.jsonl", "", "the results record");  // first: no earlier verdict may be read as this run's
+    write_selection(dir, m, a.filters, shard, cells.size());
+    // An earlier run's reports must not outlive the start of this one: if this run is killed
+    // (SIGKILL, a plugin that ends the process) they would say PASS beside this run's record.
+    // Until the end, every report says that this run has not finished.
+    std::vector<CellResult> pending;
+    for (const Cell& c : cells) pending.push_back(no_verdict(c.id, "no verdict yet: the run writing this folder has not finished"));
+    const nlohmann::json started = environment_fingerprint();
+    render_reports(a.report_dir, pending, started,
+                   {fmt::format("INCOMPLETE: the run started at {} (pid {}) has not finished writing this folder; if it is no longer "
+                                "running, it was killed: `twinproof report {}` renders what it recorded",
+                                started.value("time", "?"), ::getpid(), a.report_dir)});
+  }
   for (const std::string& n : notes) fmt::print(stderr, "twinproof: {}\n", n);
   const GateOutcome out = run_gate(cells, table, o);
   const nlohmann::json env = environment_fingerprint();
-  const nlohmann::json counts = status_counts(out.results);
-  const int unjudged = counts["no-verdict"].get<int>();
+  // One tally for the process and every report: its counts, verdict and exit code.
+  const RunEnd end{out.interrupted_by, a.allow_empty};
+  const RunTally tally = tally_run(out.results, end);
+  const std::size_t unjudged = tally.of(Tally::no_verdict);
   if (out.interrupted_by)
     notes.push_back(fmt::format("INCOMPLETE: interrupted by signal {}; {} selected cell(s) have no verdict", out.interrupted_by, unjudged));
   if (out.stopped_early)
     notes.push_back(fmt::format("stopped early: --max-failures {} was reached; {} selected cell(s) were not run and have no verdict",
                                 a.max_failures, unjudged));
-  // One exit code for the process and every report.
-  const RunEnd end{out.interrupted_by, a.allow_empty};
-  const int code = exit_code_for(out.results, end);
   const auto rendering = std::chrono::steady_clock::now();
   if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes, end);
   const double report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - rendering).count();
-  std::size_t ran = 0;
-  for (const CellResult& r : out.results) ran += r.status != CellStatus::not_supported;
-  fmt::print("gate: {} cells of matrix {}: {} pass, {} fail, {} not-supported, {} waived, {} error, {} timeout{}\n", cells.size(), m.name,
-             counts["pass"].get<int>(), counts["fail"].get<int>(), counts["not-supported"].get<int>(),
-             counts["waived"].get<int>(), counts["error"].get<int>(), counts["timeout"].get<int>(),
-             out.interrupted_by  ? fmt::format(", {} without a verdict (INCOMPLETE)", unjudged)
-             : out.stopped_early ? fmt::format(", {} not run (--max-failures {})", unjudged, a.max_failures)
+  fmt::print("gate: matrix {}: {}{}\n", m.name, tally.counts_text(),
+             out.interrupted_by  ? " (INCOMPLETE)"
+             : out.stopped_early ? fmt::format(" (--max-failures {})", a.max_failures)
                                  : "");
   fmt::print("gate: time: {}; reports {:.1f} s\n", describe(out.times), report_s);
-  if (ran == 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
+  if (tally.judged_nothing && tally.total > 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
   fmt::print("{}", failure_recap(out.results));
   if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
-  std::size_t failing = 0;
-  for (const CellResult& r : out.results) failing += r.needs_attention();
-  const int skipped = counts["not-supported"].get<int>();
-  fmt::print("{} passed, {} failed{}{}\n", counts["pass"].get<int>(), failing, skipped ? fmt::format(", {} skipped", skipped) : "",
-             unjudged ? fmt::format(", {} without a verdict", unjudged) : "");
+  fmt::print("{}: {}\n", tally.verdict, tally.junit_text());
   if (!out.interrupted_by && judged_nothing(out.results) && !a.allow_empty)
     fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
                        "pass --allow-empty if that is expected\n");
-  return code;
+  return tally.exit_code;
 }
 
 struct MergeArgs {
-  std::string matrix, out = "twinproof-gate-merged";
-  std::vector<std::string> filters, shards;
+  std::optional<std::string> matrix;                 // given on the command line, else recorded
+  std::optional<std::vector<std::string>> filters;
+  std::string matrix_text, out = "twinproof-gate-merged";
+  std::vector<std::string> filter_list;
+  std::vector<std::string> shards;
 };
+
+// The matrix and filters of a merge: as given, else as the shards recorded them in selection.json
+// (every shard alike: shards of one run). Given ones must agree with what a shard recorded.
+std::pair<Matrix, std::vector<std::string>> merged_selection(const MergeArgs& a) {
+  std::optional<Matrix> m;
+  if (a.matrix) m = load_matrix(resolve_matrix(a.matrix));
+  std::optional<std::vector<std::string>> filters = a.filters;
+  std::optional<std::string> recorded_from;  // the first shard with a selection
+  for (const std::string& dir : a.shards) {
+    const std::optional<Selection> sel = read_selection(dir);
+    if (!sel) continue;  // a folder from before selection.json: the command line says
+    const std::string file = (fs::path(dir) / kSelectionFile).string();
+    if (!m) {
+      std::error_code ec;
+      if (!fs::exists(sel->matrix, ec))
+        throw InputError(file, "matrix", sel->matrix, "the shard ran a matrix that is not on this machine: pass --matrix");
+      m = load_matrix(sel->matrix);
+    } else if (sel->matrix_name != m->name) {
+      throw InputError(file, "matrix_name", sel->matrix_name,
+                       fmt::format("the shard ran another matrix than {} ({})", m->file.string(), m->name));
+    }
+    if (!filters) {
+      filters = sel->filters;
+      recorded_from = dir;
+    } else if (*filters != sel->filters) {
+      throw InputError(file, "filters", fmt::format("{}", fmt::join(sel->filters, " ")),
+                       fmt::format("the shard ran other filters than {} ({})", recorded_from ? *recorded_from : std::string("--filter"),
+                                   filters->empty() ? std::string("none") : fmt::format("{}", fmt::join(*filters, " "))));
+    }
+  }
+  if (!m) m = load_matrix(default_matrix());
+  return {std::move(*m), filters.value_or(std::vector<std::string>{})};
+}
 
 int run_merge(const MergeArgs& a) {
   // The merged folder gets its own record and reports; writing them into a shard would leave
@@ -208,9 +315,9 @@ int run_merge(const MergeArgs& a) {
     if (fs::exists(a.out, ec) && fs::equivalent(a.out, dir, ec))
       throw UsageError("--out", a.out, fmt::format("--out '{}' is one of the shards: merge into a folder of its own", a.out));
   }
-  const Matrix m = load_matrix(a.matrix.empty() ? default_matrix() : fs::path(a.matrix));
+  const auto [m, filters] = merged_selection(a);
   std::set<std::string> expected;
-  for (const Cell& c : filter_cells(m.cells, a.filters)) expected.insert(c.id);
+  for (const Cell& c : filter_cells(m.cells, filters)) expected.insert(c.id);
   std::vector<CellResult> merged;
   std::map<std::string, std::string> seen;  // id -> shard folder
   std::vector<std::string> notes;
@@ -240,39 +347,61 @@ int run_merge(const MergeArgs& a) {
   std::string list;
   for (const std::string& id : expected) list += id + "\n";
   write_file(fs::path(a.out) / "cells.txt", list, "the list of the merged cells");
+  write_selection(a.out, m, filters, std::nullopt, expected.size());
   render_reports(a.out, merged, environment_fingerprint(), notes);
-  std::size_t failing = 0, passed = 0;
-  for (const CellResult& r : merged) {
-    failing += r.needs_attention();
-    passed += r.status == CellStatus::pass;
-  }
-  fmt::print("merged {} cells from {} shard(s) into {}\n{}{} passed, {} failed\n", merged.size(), a.shards.size(), a.out,
-             failure_recap(merged), passed, failing);
-  return exit_code_for(merged);
+  const RunTally tally = tally_run(merged);
+  fmt::print("merged {} from {} shard(s) into {}\n{}{}: {}\n", tally.counts_text(), a.shards.size(), a.out, failure_recap(merged),
+             tally.verdict, tally.junit_text());
+  return tally.exit_code;
 }
 
 int run_report(const std::string& dir) {
   const FolderLock lock(dir, "report folder");
   std::size_t truncated = 0;
-  const std::vector<CellResult> results = read_results(fs::path(dir) / "results.jsonl", &truncated);
+  const fs::path record = fs::path(dir) / "results.jsonl";
+  const std::vector<CellResult> results = read_results(record, &truncated);
   std::vector<std::string> notes;
   if (truncated) notes.push_back(fmt::format("{} truncated record line(s) skipped (interrupted run)", truncated));
-  std::ifstream list(fs::path(dir) / "cells.txt");
+  if (results.empty()) throw InputError(record.string(), "records", "0", "holds no verdict: nothing to report");
+  // The cells the run selected: cells.txt, checked against the count selection.json recorded. A
+  // list that is absent, short or missing a recorded cell cannot say the run is complete.
+  const fs::path list_file = fs::path(dir) / "cells.txt";
+  std::error_code ec;
+  const std::string list = fs::exists(fs::symlink_status(list_file, ec)) ? read_text_file(list_file, "the list of selected cells") : "";
+  std::set<std::string> listed;
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t end = std::min(list.find('\n', at), list.size());
+    if (end > at) listed.insert(list.substr(at, end - at));
+    at = end + 1;
+  }
   std::set<std::string> done;
   for (const CellResult& r : results) done.insert(r.cell.id);
-  if (results.empty())
-    throw InputError((fs::path(dir) / "results.jsonl").string(), "records", "0", "holds no verdict: nothing to report");
+  RunEnd end;
+  const std::optional<Selection> selection = read_selection(dir);
+  std::vector<std::string> unlisted;
+  for (const std::string& id : done)
+    if (!listed.count(id)) unlisted.push_back(id);
+  if (!selection) end.selection_unknown = fmt::format("{} records no selection: the run that wrote it did not start properly", kSelectionFile);
+  else if (listed.size() != selection->cells)
+    end.selection_unknown = fmt::format("cells.txt lists {} cell(s) where the run selected {}", listed.size(), selection->cells);
+  else if (!unlisted.empty())
+    end.selection_unknown = fmt::format("{} recorded cell(s) are not in cells.txt (first: {})", unlisted.size(), unlisted.front());
+  if (!end.selection_unknown.empty())
+    notes.push_back(fmt::format("INCOMPLETE: which cells the run selected is not known ({}); the record cannot show it complete",
+                                end.selection_unknown));
   std::vector<CellResult> shown = results;
   std::size_t missing = 0;
-  for (std::string id; std::getline(list, id);)
-    if (!id.empty() && !done.count(id)) {
+  for (const std::string& id : listed)
+    if (!done.count(id)) {
       shown.push_back(no_verdict(id, "no verdict in results.jsonl: the run did not finish"));
       ++missing;
     }
   if (missing) notes.push_back(fmt::format("INCOMPLETE: {} selected cell(s) have no verdict: the run did not finish", missing));
-  render_reports(dir, shown, environment_fingerprint(), notes);
-  fmt::print("{}: {} verdicts rendered{}\n", dir, results.size(), missing ? fmt::format(", {} cells without one", missing) : "");
-  return missing ? kExitError : exit_code_for(results);
+  render_reports(dir, shown, environment_fingerprint(), notes, end);
+  const RunTally tally = tally_run(shown, end);
+  fmt::print("{}: {} verdicts rendered{}; {}: {}\n", dir, results.size(), missing ? fmt::format(", {} cells without one", missing) : "",
+             tally.verdict, tally.counts_text());
+  return tally.exit_code;
 }
 
 }  // namespace
@@ -280,7 +409,7 @@ int run_report(const std::string& dir) {
 void add_gate(CLI::App& app, int& rc) {
   auto a = std::make_shared<GateArgs>();
   CLI::App* sub = app.add_subcommand("gate", "Run a matrix's cells and judge each by the calibration table");
-  sub->add_option("--matrix", a->matrix, "Matrix file (default: ci/matrices/gate.json)");
+  CLI::Option* matrix = sub->add_option("--matrix", a->matrix_text, "Matrix file, or a shipped matrix's name (default: gate)");
   sub->add_option("--calibration", a->calibration, "Calibration table (default: ci/calibration.json)");
   sub->add_option("--baseline-calibration", a->baseline, "A previous table: any row looser than its row there is a loosening");
   sub->add_option("--filter", a->filters, "Cell id glob (repeatable; a leading - excludes)");
@@ -303,21 +432,34 @@ void add_gate(CLI::App& app, int& rc) {
   sub->add_option("--concurrent", a->concurrent, "Run K instances of each twin cell at once (threads; processes for exec twins)")
       ->check(CLI::Range(1, 64));
   sub->add_option("--cell-timeout", a->cell_timeout, "Seconds a cell may run (0: no limit)");
+  sub->add_option("--heartbeat", a->heartbeat, "Seconds between 'still running' lines while cells run (0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   sub->add_option("--report-dir", a->report_dir, "Where results.jsonl and the reports go")->capture_default_str();
   sub->add_flag("--with-mutants", a->with_mutants, "Register the deliberately broken twins (self-test)");
   sub->add_option("--today", a->today, "Date for waiver expiry, YYYY-MM-DD (default: today, UTC)");
   sub->add_flag("--quiet", a->quiet, "No per-cell progress");
   sub->add_flag("--allow-empty", a->allow_empty, "Exit 0 even when no cell is selected or none could run (else exit 2)");
   sub->add_option("--ctest-script", a->ctest_script, "Write CTest's gate tests (one per feature, twin and vector) to FILE; run nothing");
-  sub->callback([a, &rc] { rc = run_gate_command(*a); });
+  sub->callback([a, matrix, &rc] {
+    if (matrix->count() > 0) a->matrix = a->matrix_text;
+    rc = run_gate_command(*a);
+  });
 
   auto m = std::make_shared<MergeArgs>();
   CLI::App* merge = app.add_subcommand("merge", "Join shard results; fails on a missing or duplicated cell");
   merge->add_option("shards", m->shards, "Report folders of the shards")->required();
-  merge->add_option("--matrix", m->matrix, "The matrix the shards ran (default: ci/matrices/gate.json)");
-  merge->add_option("--filter", m->filters, "The filters the shards ran with");
+  // Each --filter takes one value: the shard folders that follow are not filters.
+  CLI::Option* merge_matrix = merge->add_option("--matrix", m->matrix_text, "The matrix the shards ran (default: what they recorded)");
+  CLI::Option* merge_filter =
+      merge->add_option("--filter", m->filter_list, "A filter the shards ran with (repeatable; default: what they recorded)")
+          ->allow_extra_args(false);
   merge->add_option("--out", m->out, "Folder for the merged reports")->capture_default_str();
-  merge->callback([m, &rc] { rc = run_merge(*m); });
+  merge->callback([m, merge_matrix, merge_filter, &rc] {
+    if (merge_matrix->count() > 0) m->matrix = m->matrix_text;
+    if (merge_filter->count() > 0) m->filters = m->filter_list;
+    rc = run_merge(*m);
+  });
 
   struct CalibrateArgs {
     std::vector<std::string> dirs;

@@ -25,7 +25,8 @@ CRASH_MARKS = ("internal error", "terminate called", "AddressSanitizer", "runtim
 
 class Case:
     def __init__(self, name, args, rc, message, files=None, stdout=None, env=None, check=None, timeout=60,
-                 setup=None, data_root=False, stdin=None, unless=None, address_space=None, signal_after=None):
+                 setup=None, data_root=False, stdin=None, unless=None, address_space=None, signal_after=None, killed_by=None,
+                 allowed_marks=()):
         self.name, self.args, self.rc, self.message = name, args, rc, message
         self.files = files or {}          # relative path -> bytes | str | callable(tmp) -> bytes
         self.stdout = stdout              # None (captured), a path to open for writing, or "closed"
@@ -40,6 +41,8 @@ class Case:
         # [(seconds, signal), ...]: interrupt the run as a user or a CI runner would, each signal
         # the given seconds after the one before.
         self.signal_after = signal_after
+        self.killed_by = killed_by        # a signal that ends the process by design (SIGKILL): no exit code to check
+        self.allowed_marks = allowed_marks  # crash marks expected in the output (an outside program's own crash, quoted)
 
 
 def nested(depth, open_="[", close="]", inner="0"):
@@ -377,11 +380,11 @@ def cases():
             return run_check(tmp, ["report", os.path.join(tmp, "r")], 2)
         return check
     interrupted = ["gate", "--quiet", "--matrix", "{sweep}", "--filter", "float_motion/cpu*", "--report-dir", "{tmp}/r", "-j", "2"]
-    for name, sig, rc in (("SIGINT", signal.SIGINT, 130), ("SIGTERM", signal.SIGTERM, 143)):
-        add(Case(f"gate interrupted by {name}", interrupted, rc, "without a verdict (INCOMPLETE)",
+    for name, sig, rc in (("SIGINT", signal.SIGINT, 130), ("SIGTERM", signal.SIGTERM, 143), ("SIGHUP", signal.SIGHUP, 129)):
+        add(Case(f"gate interrupted by {name}", interrupted, rc, "no-verdict (INCOMPLETE)",
                  signal_after=[(1.5, sig)], check=incomplete_reports(rc)))
     # timeout(1) signals the process and then its process group: one stop arrives as two signals.
-    add(Case("gate stopped by timeout(1): SIGTERM twice at once", interrupted, 143, "without a verdict (INCOMPLETE)",
+    add(Case("gate stopped by timeout(1): SIGTERM twice at once", interrupted, 143, "no-verdict (INCOMPLETE)",
              signal_after=[(1.5, signal.SIGTERM), (0, signal.SIGTERM)], check=incomplete_reports(143)))
 
     # 9. --require.
@@ -447,7 +450,11 @@ def cases():
              files={"r/results.jsonl": record_line() + "\n" + record_line()[:40],
                     "r/cells.txt": CELL + "\nfloat_motion/cpu-simd/flash64/8b/420/blend\n"}))
     add(Case("report with a cut last record renders", ["report", "{tmp}/r"], 0, "1 verdicts rendered",
-             files={"r/results.jsonl": record_line() + "\n" + record_line()[:40], "r/cells.txt": CELL + "\n"}))
+             files={"r/results.jsonl": record_line() + "\n" + record_line()[:40], "r/cells.txt": CELL + "\n",
+                    "r/selection.json": json.dumps({"schema_version": 1, "matrix": "m.json", "matrix_name": "corpus", "filters": [],
+                                                    "shard": None, "cells": 1})}))
+    add(Case("report on a folder whose run recorded no selection", ["report", "{tmp}/r"], 2, "INCOMPLETE: 1 cell: 1 pass",
+             files={"r/results.jsonl": record_line() + "\n", "r/cells.txt": CELL + "\n"}))
 
     # 13. Strict parsing: keys, axes, numbers, Y4M tags.
     add(Case("exclude with a misspelt axis", ["gate", "--list", "--matrix", "{tmp}/m.json"], 2, "twn",
@@ -692,7 +699,7 @@ def cases():
              "duplicated", files={"s0/results.jsonl": record_line() + "\n", "s1/results.jsonl": record_line() + "\n",
                                   "m.json": matrix()}))
     add(Case("merge then report on the merged folder", ["merge", "{tmp}/s", "--matrix", "{tmp}/m.json", "--out", "{tmp}/o"], 0,
-             "merged 1 cells", files={"s/results.jsonl": record_line() + "\n", "m.json": matrix()},
+             "merged 1 cell: 1 pass", files={"s/results.jsonl": record_line() + "\n", "m.json": matrix()},
              check=lambda tmp: run_check(tmp, ["report", os.path.join(tmp, "o")], 0)))
     add(Case("bench --backends cuda without a device", ["bench", "--backends", "cuda", "--sizes", "32x16"], 2, "'cuda'",
              unless=lambda: "this machine has an NVIDIA device" if os.path.exists("/dev/nvidia0") else None))
@@ -744,6 +751,135 @@ def cases():
              files={"m.json": model(sv="1 7:0.5\n")}))
     add(Case("-m path= a feature option of the wrong type", pair + ["-m", "path={tmp}/m.json"], 2, "option adm_enhn_gain_limit",
              files={"m.json": model(feature_opts_dicts=[{"adm_enhn_gain_limit": "lots"}])}))
+
+    # 19. Verdicts that must not lie (every verdict true): reports of an earlier run never outlive
+    # the start of a new one; a plugin cannot end a run as a pass; a score given twice or for a
+    # frame past the clip is refused; a crash is no refusal; one tally in every output.
+    def stale_pass(tmp):
+        os.makedirs(os.path.join(tmp, "r"), exist_ok=True)
+        write(tmp, "r/summary.json", json.dumps({"verdict": "PASS", "complete": True, "exit_code": 0, "stale": True}))
+        write(tmp, "r/summary.md", "## twinproof gate: PASS\n")
+        write(tmp, "r/junit.xml", '<testsuites name="stale-fixture" tests="1" failures="0" errors="0"/>\n')
+        write(tmp, "r/report.html", '<div class="banner PASS">PASS</div>')
+    def no_stale_pass(tmp):
+        r = os.path.join(tmp, "r")
+        said = {}
+        for name in ("summary.json", "summary.md", "junit.xml", "report.html"):
+            path = os.path.join(r, name)
+            if os.path.isfile(path):
+                said[name] = open(path, encoding="utf-8", errors="replace").read()
+        if "summary.json" in said and json.loads(said["summary.json"])["verdict"] == "PASS":
+            return "summary.json still says PASS"
+        if said.get("summary.md", "").startswith("## twinproof gate: PASS"):
+            return "summary.md still says PASS"
+        if "stale-fixture" in said.get("junit.xml", "") or "banner PASS" in said.get("report.html", ""):
+            return "junit.xml or report.html is the earlier run's"
+        return None
+    def recorded(tmp):
+        path = os.path.join(tmp, "r", "results.jsonl")
+        return os.path.isfile(path) and os.path.getsize(path) > 0
+    for name, sig in (("SIGKILL", signal.SIGKILL), ("SIGUSR1", signal.SIGUSR1), ("SIGALRM", signal.SIGALRM)):
+        add(Case(f"gate killed by {name} over an earlier run's PASS reports", interrupted, None, "", setup=stale_pass,
+                 signal_after=[(recorded, sig)], killed_by=sig, check=no_stale_pass))
+    add(Case("junit.xml that cannot be written: no report says PASS", GATE + ["--report-dir", "{tmp}/r"], 2, "junit.xml",
+             setup=lambda tmp: (stale_pass(tmp), os.remove(os.path.join(tmp, "r", "junit.xml")),
+                                os.makedirs(os.path.join(tmp, "r", "junit.xml"))), check=no_stale_pass))
+
+    # Plugins run in the process: exit() inside one, and scores for frames it was never handed.
+    plugin = os.environ.get("TWINPROOF_BROKEN_PLUGIN", "")
+    no_plugin = (lambda: None if plugin and os.path.isfile(plugin) else "TWINPROOF_BROKEN_PLUGIN names no built broken plugin")
+    broken_gate = ["--plugin", plugin, "gate", "--quiet", "--matrix", "{tmp}/m.json", "--calibration", "{tmp}/c.json",
+                   "--report-dir", "{tmp}/r"]
+    broken_files = {"m.json": matrix(axes={"twin": ["broken-plugin"], "vector": ["flash64"], "bitdepth": ["native"],
+                                           "chroma": ["native"], "options": ["default"]}),
+                    "c.json": table([dict(CALIBRATION_ROW, twin="broken-plugin")])}
+    def says_incomplete(tmp):
+        summary = json.load(open(os.path.join(tmp, "r", "summary.json")))
+        return None if summary["verdict"] == "INCOMPLETE" and summary["exit_code"] == 2 else f"summary.json says {summary['verdict']}"
+    for moment in ("create", "init", "extract", "flush"):
+        add(Case(f"plugin calling exit(0) in {moment}", broken_gate, 2, f"plugin twin broken-plugin ({plugin}) in {moment} called exit()",
+                 files=broken_files, env={"TWINPROOF_BROKEN_CASE": f"exit-{moment}"}, unless=no_plugin, setup=stale_pass,
+                 check=lambda tmp: no_stale_pass(tmp) or says_incomplete(tmp)))
+    add(Case("plugin calling exit(0) while loaded", broken_gate, 2, "(loading it) called exit()", files=broken_files,
+             env={"TWINPROOF_BROKEN_CASE": "exit-load"}, unless=no_plugin))
+    add(Case("plugin scoring frame 100000000", broken_gate, 2, "emitted motion2 for frame 100000000, past frame 0", files=broken_files,
+             env={"TWINPROOF_BROKEN_CASE": "future"}, unless=no_plugin, timeout=20))
+
+    # A metric given twice for one frame, in every score format; a key given twice in a config file.
+    one_frame = {"json": '{"frames": [{"frameNum": 0, "metrics": {"motion2": 1.0, "motion2": 2.0}}]}',
+                 "xml": '<VMAF><frames><frame frameNum="0" motion2="1.0" motion2="2.0"/></frames></VMAF>',
+                 "csv": "Frame,motion2,motion2,\n0,1.0,2.0,\n",
+                 "vmafmotion": "n:1 motion2:1.0 motion2:2.0\n"}
+    good = {"json": '{"frames": [{"frameNum": 0, "metrics": {"motion2": 1.0}}]}',
+            "xml": '<VMAF><frames><frame frameNum="0" motion2="1.0"/></frames></VMAF>', "csv": "Frame,motion2,\n0,1.0,\n",
+            "vmafmotion": "n:1 motion2:1.0\n"}
+    for fmt, text in one_frame.items():
+        message = {"json": "given twice", "xml": "metric given twice for frame 0", "csv": "a column named twice",
+                   "vmafmotion": "metric given twice for frame 1"}[fmt]
+        add(Case(f"compare: a metric given twice for one frame ({fmt})", ["compare", "{tmp}/a." + fmt, "{tmp}/b." + fmt], 2, message,
+                 files={"a." + fmt: good[fmt], "b." + fmt: text}))
+    add(Case("waiver with two expires", GATE + ["--calibration", "{tmp}/t.json"], 2, "waivers[0].expires",
+             files={"t.json": table(waivers=[WAIVER]).replace('"expires": "2027-01-01"', '"expires": "2020-01-01", "expires": "2027-01-01"')}))
+    add(Case("calibration row with two twin keys", GATE + ["--calibration", "{tmp}/t.json"], 2, "rows[0].twin",
+             files={"t.json": table().replace('"twin": "cpu-simd"', '"twin": "cpu-simd", "twin": "cuda"', 1)}))
+
+    # Outside programs: a crash where the reference refuses is an error, never a refusal; a program
+    # that scores what the reference refuses fails, whatever keys it wrote; repro shows the command.
+    def sh_twins(name, script):
+        return json.dumps({"schema": 1, "twins": [{
+            "name": name, "features": ["float_motion"], "summary": "corpus", "executable": {"program": "sh"},
+            "command": ["{exe}", "-c", script, "sh", "{input}", "{output}"], "options": ["--option", "{name}={value}"],
+            "output": {"format": "csv"}, "metrics": {"motion2": "motion2"}}]})
+    def refused_cell(name):
+        return {"m.json": matrix(option_sets={"refused": {"motion_filter_size": "10"}},
+                                 axes={"twin": [name], "vector": ["flash64"], "bitdepth": ["native"], "chroma": ["native"],
+                                       "options": ["refused"]}),
+                "c.json": table([dict(CALIBRATION_ROW, twin=name)])}
+    outside = ["--twins", "{tmp}/t.json", "gate", "--quiet", "--matrix", "{tmp}/m.json", "--calibration", "{tmp}/c.json",
+               "--report-dir", "{tmp}/r"]
+    segv = ("Segmentation fault",)  # the program's death, as the gate names it
+    add(Case("exec twin that crashes where the reference refuses", outside, 2, "a crash and never a refusal",
+             files=dict(refused_cell("crasher"), **{"t.json": sh_twins("crasher", "kill -SEGV $$")}), allowed_marks=segv))
+    add(Case("exec twin that scores what the reference refuses, under other keys", outside, 1, "but the twin scores",
+             files=dict(refused_cell("taker"), **{"t.json": sh_twins("taker", 'echo Frame,motion2, > "$2"; for i in 0 1 2 3 4 5 6 7; do echo "$i,," >> "$2"; done')})))
+    add(Case("exec twin that exits 0 and writes nothing where the reference refuses", outside, 2, "scores.csv",
+             files=dict(refused_cell("mute"), **{"t.json": sh_twins("mute", "true")})))
+    add(Case("repro of a crashing exec twin prints its command", ["--twins", "{tmp}/t.json", "repro", "--matrix", "{tmp}/m.json",
+                                                                 "float_motion/crasher/flash64/8b/420/refused"], 2,
+             "crasher ran as:", files=dict(refused_cell("crasher"), **{"t.json": sh_twins("crasher", "kill -SEGV $$")}),
+             allowed_marks=segv))
+
+    # One tally in every output: a required twin that cannot run here, and a run that judged nothing.
+    absent = json.dumps({"schema": 1, "twins": [{
+        "name": "absent", "features": ["float_motion"], "summary": "corpus", "executable": {"program": "no-such-program-anywhere"},
+        "command": ["{exe}", "{input}", "{output}"], "output": {"format": "csv"}}]})
+    absent_files = {"t.json": absent, "c.json": table([CALIBRATION_ROW, dict(CALIBRATION_ROW, twin="absent")]),
+                    "m.json": matrix(axes={"twin": ["cpu-simd", "absent"], "vector": ["flash64"], "bitdepth": ["native"],
+                                           "chroma": ["native"], "options": ["default"]})}
+    def tally_says(verdict, code, counts, junit_errors):
+        def check(tmp):
+            summary = json.load(open(os.path.join(tmp, "r", "summary.json")))
+            if summary["verdict"] != verdict or summary["exit_code"] != code:
+                return f"summary.json says {summary['verdict']} / {summary['exit_code']}"
+            for k, v in counts.items():
+                if summary["counts"][k] != v:
+                    return f"summary.json counts {k} = {summary['counts'][k]}, not {v}"
+            import xml.etree.ElementTree as ET
+            root = ET.parse(os.path.join(tmp, "r", "junit.xml")).getroot()
+            if int(root.get("errors")) != junit_errors or int(root.get("tests")) != sum(summary["counts"].values()):
+                return f"junit.xml counts {root.get('errors')} errors of {root.get('tests')}"
+            if not open(os.path.join(tmp, "r", "summary.md")).read().startswith(f"## twinproof gate: {verdict}"):
+                return "summary.md has another headline"
+            return None
+        return check
+    add(Case("--require a twin that cannot run here", ["--twins", "{tmp}/t.json", "gate", "--quiet", "--matrix", "{tmp}/m.json",
+                                                       "--calibration", "{tmp}/c.json", "--report-dir", "{tmp}/r", "--require", "absent"],
+             1, "2 cells: 1 pass, 1 required-not-supported", files=absent_files,
+             check=tally_says("FAIL", 1, {"pass": 1, "required-not-supported": 1, "not-supported": 0}, 1)))
+    add(Case("every selected cell not supported", ["--twins", "{tmp}/t.json", "gate", "--quiet", "--matrix", "{tmp}/m.json",
+                                                   "--calibration", "{tmp}/c.json", "--report-dir", "{tmp}/r", "--filter", "*/absent/*"],
+             2, "ERROR: 0 passed, 0 failed, 0 error(s), 1 skipped", files=absent_files,
+             check=tally_says("ERROR", 2, {"not-supported": 1}, 0)))
     return out
 
 
@@ -805,7 +941,12 @@ def run_case(case, tmp):
             proc = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
                                     preexec_fn=preexec, cwd=tmp)
             for delay, sig in case.signal_after:
-                time.sleep(delay)
+                if callable(delay):  # a condition on the case's folder, polled until it holds
+                    deadline = time.monotonic() + case.timeout
+                    while not delay(tmp) and proc.poll() is None and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                else:
+                    time.sleep(delay)
                 proc.send_signal(sig)
             o, e = proc.communicate(timeout=case.timeout)
             p = subprocess.CompletedProcess(args, proc.returncode, o, e)
@@ -822,10 +963,14 @@ def run_case(case, tmp):
     out = (p.stdout or b"").decode(errors="replace") if stdout == subprocess.PIPE else ""
     err = p.stderr.decode(errors="replace")
     text = out + err
+    if case.killed_by is not None:
+        if p.returncode != -case.killed_by:
+            return f"exit {p.returncode}, expected death by signal {case.killed_by}: {text[-400:]}"
+        return case.check(tmp) if case.check else None
     if p.returncode < 0:
         return f"killed by signal {-p.returncode}: {err[-400:]}"
     for mark in CRASH_MARKS:
-        if mark in text:
+        if mark in text and mark not in case.allowed_marks:
             return f"crash marker {mark!r}: {text[-600:]}"
     if p.returncode != case.rc:
         return f"exit {p.returncode}, expected {case.rc}: {text[-600:]}"
