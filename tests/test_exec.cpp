@@ -219,6 +219,10 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   const std::string bad_metric = field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
     "command": ["{exe}", "{input}", "{output}"], "output": {"format": "csv"}, "metrics": {"m": "motion9"}})");
   BOOST_TEST(bad_metric == "twins[0].metrics.m motion9");
+  // Two keys of a program for one metric: which to judge would be a guess.
+  BOOST_TEST(field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
+    "command": ["{exe}", "{input}", "{output}"], "output": {"format": "csv"}, "metrics": {"a": "motion", "b": "motion"}})") ==
+             "twins[0].metrics.b motion");
   // A key given twice in one object is refused, never read as whichever came last.
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics": {"m": "motion"})")) == "twins[0].metrics (given twice)");
   BOOST_TEST(field_of(sh_twin("x", "true") + "," + sh_twin("x", "true")) == "twins[1].name x");

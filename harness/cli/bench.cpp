@@ -381,7 +381,7 @@ void add_bench(CLI::App& app, int& rc) {
   sub->add_option("--backends", a->backends, "Comma-separated backends (default: every built-in one available here; outside twins run only when named)");
   sub->add_option("--sizes", a->sizes, "Comma-separated WxH")->capture_default_str();
   sub->add_option("--frames", a->frames, "Frames per run")->capture_default_str();
-  sub->add_option("--reps", a->reps, "Timed repetitions (the median is reported)")->capture_default_str();
+  sub->add_option("--reps", a->reps, "Timed repetitions (the median is reported)")->capture_default_str()->check(CLI::Range(1u, 10000u));
   sub->add_option("--bitdepth", a->bitdepth, "Bit depth of the generated frames")->capture_default_str();
   sub->add_option("--chroma", a->chroma, "Chroma format of the generated frames")->capture_default_str();
   sub->add_option("--option,-o", a->options, "NAME=VALUE (repeatable)");

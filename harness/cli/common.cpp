@@ -32,6 +32,11 @@ std::string plain_number(const std::string& text, bool real) {
 void harden(CLI::App& app) {
   for (CLI::Option* opt : app.get_options()) {
     const std::string type = opt->get_type_name();
+    // An empty value names nothing: `--report-dir ""` silently wrote no reports, `--matrix ""`
+    // meant the default matrix and `-o ""` standard output.
+    if (type == "TEXT" && opt->get_expected_max() > 0)
+      opt->check(CLI::Validator([](std::string& v) { return v.empty() ? std::string("an empty value names nothing") : std::string(); },
+                                "", "non-empty"));
     if (type == "UINT" || type == "INT" || type == "NONNEGATIVE")
       opt->check(CLI::Validator([](std::string& v) { return plain_number(v, false); }, "", "plain whole number"));
     else if (type == "FLOAT")

@@ -141,6 +141,14 @@ std::optional<Selection> read_selection(const fs::path& dir) {
   });
 }
 
+// A CMake bracket argument holding `s` whatever it contains: [=[...]=] with as many '=' as keep
+// its closing bracket out of `s` (a path may hold "]=]").
+std::string cmake_bracket(const std::string& s) {
+  std::string eq = "=";
+  while (s.find("]" + eq + "]") != std::string::npos) eq += "=";
+  return "[" + eq + "[" + s + "]" + eq + "]";
+}
+
 // CTest's view of the gate: one test per feature, twin and vector, written as a script that CTest
 // includes (TEST_INCLUDE_FILES), regenerated whenever the binary, a matrix or a golden changes.
 // A device twin's test asks for one GPU and is skipped when no cell could run; the label comes
@@ -155,14 +163,15 @@ int write_ctest_script(const Matrix& m, const std::vector<Cell>& cells, const fs
     if (!groups.insert(group).second) continue;
     const Backend* b = find_backend(c.feature, c.twin);
     const std::string name = "gate/" + group;
-    script += fmt::format("add_test([=[{}]=] [=[{}]=] gate --quiet --matrix [=[{}]=] --filter [=[{}/*]=] --report-dir [=[{}]=])\n", name,
-                          self.string(), fs::absolute(m.file).string(), group, (reports / group).string());
+    script += fmt::format("add_test({} {} gate --quiet --matrix {} --filter {} --report-dir {})\n", cmake_bracket(name),
+                          cmake_bracket(self.string()), cmake_bracket(fs::absolute(m.file).string()), cmake_bracket(group + "/*"),
+                          cmake_bracket((reports / group).string()));
     if (b != nullptr && b->gpu())
-      script += fmt::format("set_tests_properties([=[{}]=] PROPERTIES LABELS \"gate;gpu\" RESOURCE_GROUPS \"gpus:1\" TIMEOUT 1200 "
+      script += fmt::format("set_tests_properties({} PROPERTIES LABELS \"gate;gpu\" RESOURCE_GROUPS \"gpus:1\" TIMEOUT 1200 "
                             "SKIP_REGULAR_EXPRESSION \"no cell ran: every selected backend is unavailable\")\n",
-                            name);
+                            cmake_bracket(name));
     else
-      script += fmt::format("set_tests_properties([=[{}]=] PROPERTIES LABELS \"gate\" TIMEOUT 1200)\n", name);
+      script += fmt::format("set_tests_properties({} PROPERTIES LABELS \"gate\" TIMEOUT 1200)\n", cmake_bracket(name));
   }
   const fs::path part = file.string() + ".part";
   {
@@ -426,7 +435,8 @@ void add_gate(CLI::App& app, int& rc) {
   sub->add_flag("--allow-loosen", a->allow_loosen, "Accept calibration rows looser than what they override (reported)");
   sub->add_option("--max-failures", a->max_failures,
                   "Stop handing out cells once N cells failed or errored (0: run them all); the rest get no verdict")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000000}));
   sub->add_option("--repeat", a->repeat, "Run every twin cell N times (fresh instances); a cell whose runs differ fails")
       ->check(CLI::Range(1, 1000));
   sub->add_option("--concurrent", a->concurrent, "Run K instances of each twin cell at once (threads; processes for exec twins)")

@@ -53,7 +53,8 @@ void add_repro(CLI::App& app, int& rc) {
   sub->add_option("cell", a->cell, "Cell id, e.g. float_motion/cuda/pan576/8b/420/add_uv (see `twinproof gate --list`)");
   sub->add_option("--frames", a->frames, "Only frames A:B of the cell's clip (labels kept)");
   sub->add_option("--bundle", a->bundle, "With a cell: write a self-contained repro here; alone: replay the bundle there");
-  sub->add_option("--repeat", a->repeat, "Run the twin K more times; fail unless every run returns identical bits");
+  sub->add_option("--repeat", a->repeat, "Run the twin K more times; fail unless every run returns identical bits")
+      ->check(CLI::Range(0u, 10000u));
   sub->add_option("--matrix", a->matrix, "Look the cell up in this matrix (default: every file in ci/matrices)");
   sub->add_flag("--with-mutants", a->with_mutants, "Register the deliberately broken twins");
   sub->add_option("--device", a->device, "GPU ordinal")->capture_default_str();

@@ -93,6 +93,10 @@ ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vecto
       if (std::find(d.metrics.begin(), d.metrics.end(), metric.get<std::string>()) == d.metrics.end())
         throw InputError(file, where + "." + key, metric.get<std::string>(), "not a metric of " + f);
     }
+    for (const auto& [other, taken] : out.key_map)
+      if (taken == metric.get<std::string>())
+        throw InputError(file, where + "." + key, taken,
+                         fmt::format("{} is already the metric of key '{}': one key per metric, or which one to judge is a guess", taken, other));
     out.key_map[key] = metric.get<std::string>();
   }
   return out;

@@ -388,7 +388,7 @@ def cases():
              signal_after=[(1.5, signal.SIGTERM), (0, signal.SIGTERM)], check=incomplete_reports(143)))
 
     # 9. --require.
-    for name, value in (("typo", "cuda-rowthred"), ("capitals", "CUDA"), ("empty", ""), ("space", " cuda"),
+    for name, value in (("typo", "cuda-rowthred"), ("capitals", "CUDA"), ("space", " cuda"),
                         ("a feature", "float_motion"), ("a glob", "cuda*")):
         add(Case(f"--require {name}", GATE + ["--require", value], 2, "no such backend"))
 
@@ -429,7 +429,8 @@ def cases():
     add(Case("goldens check --feature motion --filter nomatch", ["goldens", "check", "--feature", "motion", "--filter", "zz*"], 2,
              "nothing was checked"))
     for sizes in ("", ",,,", ","):
-        add(Case(f"bench --sizes {sizes!r}", ["bench", "--backends", "cpu", "--sizes", sizes], 2, "names no size"))
+        add(Case(f"bench --sizes {sizes!r}", ["bench", "--backends", "cpu", "--sizes", sizes], 2,
+                 "names no size" if sizes else "--sizes: an empty value names nothing"))
     add(Case("bench --backends ,", ["bench", "--backends", ","], 2, "names no backend"))
     add(Case("report on an empty results.jsonl", ["report", "{tmp}/r"], 2, "holds no verdict", files={"r/results.jsonl": ""}))
     add(Case("report on a results.jsonl that is a folder", ["report", "{tmp}/r"], 2, "not a regular file",
@@ -880,6 +881,23 @@ def cases():
                                                    "--calibration", "{tmp}/c.json", "--report-dir", "{tmp}/r", "--filter", "*/absent/*"],
              2, "ERROR: 0 passed, 0 failed, 0 error(s), 1 skipped", files=absent_files,
              check=tally_says("ERROR", 2, {"not-supported": 1}, 0)))
+
+    # Values that name nothing or ask for the impossible are refused by name, never taken as a default.
+    for args, flag in ((GATE + ["--require", ""], "--require"), (GATE + ["--report-dir", ""], "--report-dir"),
+                       (["gate", "--list", "--matrix", ""], "--matrix"), (["score", "vector:flash64", "-o", ""], "--output"),
+                       (["merge", "{tmp}/s", "--out", ""], "--out"), (["repro", CELL, "--bundle", ""], "--bundle")):
+        add(Case(f"{flag} given empty", args, 2, f"{flag}: an empty value names nothing"))
+    add(Case("--max-failures past any count", GATE + ["--max-failures", "99999999999999999999"], 2, "--max-failures: Value"))
+    add(Case("repro --repeat of a hundred million", ["repro", CELL, "--repeat", "100000000"], 2, "--repeat: Value 100000000 not in range"))
+    add(Case("bench --reps of a billion", ["bench", "--reps", "1000000000", "--sizes", "32x16"], 2, "--reps: Value 1000000000 not in range"))
+    add(Case("--matrix naming neither a file nor a shipped matrix", ["gate", "--list", "--matrix", "gaet"], 2,
+             "--matrix 'gaet' is neither a file nor a shipped matrix (shipped: "))
+    def bracket_safe(tmp):
+        script = open(os.path.join(tmp, "out", "gate.cmake")).read()
+        return None if "[==[" in script and "]=]x" in script else "the script does not quote a path holding ]=]"
+    add(Case("--ctest-script of a matrix whose path holds ]=]", ["gate", "--matrix", "{tmp}/a]=]x/m.json", "--ctest-script",
+                                                                "{tmp}/out/gate.cmake"], 0, "gate tests from 1 cells",
+             files={"a]=]x/m.json": matrix(), "out/.keep": ""}, check=bracket_safe))
     return out
 
 
