@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the .deb (CPack, ci preset), then proves it on its own: unpacks it into a fresh root
-# folder, checks that every package it depends on is installed here, and runs the installed
-# binary from there, away from the source tree: it must find its data in ROOT/usr/share/twinproof
-# and pass `goldens check` of two features. Prints the package's path last.
+# Builds the .deb (CPack, ci preset), then proves it on its own: lintian must find no error in it
+# (Debian policy: copyright, changelog, manual page, a stripped binary), it is unpacked into a fresh
+# root folder, every package it depends on must be installed here, and the installed binary runs
+# from there, away from the source tree: it must find its data in ROOT/usr/share/twinproof, take a
+# shipped matrix by its bare name and pass `goldens check` of two features. Prints the package's
+# path last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >&2
@@ -10,6 +12,8 @@ build=$(bash scripts/build.sh ci)
 rm -rf "$build/package"
 cpack --config "$build/CPackConfig.cmake" -B "$build/package" >&2
 deb=$(ls "$build"/package/twinproof_*.deb)
+# Errors fail the package; warnings are printed (lintian exits 0 for them). Run as root here: say so.
+lintian --allow-root --fail-on error "$deb" >&2 || { echo "package.sh: lintian found errors in $deb" >&2; exit 1; }
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 dpkg-deb -x "$deb" "$root"
@@ -30,6 +34,11 @@ cd "$root"
 env -u TWINPROOF_DATA "$root/usr/bin/twinproof" --version >&2
 env -u TWINPROOF_DATA "$root/usr/bin/twinproof" features >/dev/null
 env -u TWINPROOF_DATA "$root/usr/bin/twinproof" gate --list >/dev/null
+# A shipped matrix by its bare name, found in the installed data (not the source tree).
+exec_cells=$(env -u TWINPROOF_DATA "$root/usr/bin/twinproof" gate --matrix exec --list)
+grep -q '^float_motion/ffmpeg-vmafmotion/' <<<"$exec_cells" ||
+  { echo "package.sh: the installed twinproof does not find the matrix 'exec' by its name" >&2; exit 1; }
+[[ -s $root/usr/share/man/man1/twinproof.1.gz ]] || { echo "package.sh: the package has no manual page" >&2; exit 1; }
 # Two features' goldens prove the installed layout (manifest, vectors, goldens); main.sh checks every
 # golden with the build itself.
 env -u TWINPROOF_DATA "$root/usr/bin/twinproof" goldens check --feature motion --feature psnr >"$root/goldens.log" ||

@@ -14,6 +14,7 @@ packages=(
   yamllint      # checks the CI templates (scripts/lint-ci.sh)
   ccache        # the CI templates keep compiled objects between runs with it
   dpkg-dev      # CPack's .deb: dpkg-shlibdeps finds the packages the binary links against
+  lintian       # holds the .deb to Debian policy (scripts/package.sh fails on any error it finds)
 )
 missing=()
 for p in "${packages[@]}"; do
