@@ -30,6 +30,18 @@ std::string cpu_field(const std::string& key) {
   return "unknown";
 }
 
+// The compiler that built this binary, named as it names itself: clang's __VERSION__ says
+// "Clang 14.0.6" (and it defines __GNUC__ too), GCC's only its number.
+std::string compiler_name() {
+#if defined(__clang__)
+  return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("gcc ") + __VERSION__;
+#else
+  return "unknown compiler";
+#endif
+}
+
 }  // namespace
 
 json environment_fingerprint() {
@@ -49,7 +61,7 @@ json environment_fingerprint() {
                        {"multiprocessors", d.multiprocessors}});
   return {{"twinproof", TWINPROOF_VERSION},
           {"git_commit", git_commit()},
-          {"compiler", std::string("gcc ") + __VERSION__},
+          {"compiler", compiler_name()},
           {"host", host},
           {"cpu", cpu_field("model name")},
           {"cpu_flags", flags},
