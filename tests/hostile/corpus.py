@@ -882,6 +882,16 @@ def cases():
              2, "ERROR: 0 passed, 0 failed, 0 error(s), 1 skipped", files=absent_files,
              check=tally_says("ERROR", 2, {"not-supported": 1}, 0)))
 
+    # The files tests/schemas/ holds, which ci/schemas/ must refuse (scripts/lint-ci.sh): twinproof refuses each.
+    refused_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
+    for name in sorted(n for n in os.listdir(refused_dir) if n.endswith(".json")):
+        path = os.path.join(refused_dir, name)
+        kind = name.split(".")[0]
+        text = open(path, encoding="utf-8").read()
+        args = {"calibration": GATE + ["--calibration", "{tmp}/f.json"], "matrix": ["gate", "--list", "--matrix", "{tmp}/f.json"],
+                "twins": ["--twins", "{tmp}/f.json", "backends"]}[kind]
+        add(Case(f"tests/schemas/{name}", args, 2, "f.json: ", files={"f.json": text}))
+
     # Values that name nothing or ask for the impossible are refused by name, never taken as a default.
     for args, flag in ((GATE + ["--require", ""], "--require"), (GATE + ["--report-dir", ""], "--report-dir"),
                        (["gate", "--list", "--matrix", ""], "--matrix"), (["score", "vector:flash64", "-o", ""], "--output"),
