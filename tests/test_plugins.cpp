@@ -33,6 +33,16 @@ struct BrokenCase {
   ~BrokenCase() { ::unsetenv("TWINPROOF_BROKEN_CASE"); }
 };
 
+// The broken plugin's one cell: a matrix and a table with an exact row for it, written into `dir`.
+std::pair<fs::path, fs::path> broken_plugin_cell(const TempDir& dir) {
+  const fs::path matrix = dir / "broken.json", calibration = dir / "calibration.json";
+  test::write_file(matrix, R"({"schema": 2, "name": "broken", "description": "the broken plugin's one cell",
+    "features": [{"feature": "float_motion", "reference": "cpu", "option_sets": {"default": {}},
+      "axes": {"twin": ["broken-plugin"], "vector": ["pan576"], "bitdepth": ["native"], "chroma": ["native"], "options": ["default"]}}]})");
+  test::write_table_with_exact_rows(calibration, {"broken-plugin"});
+  return {matrix, calibration};
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(plugins)
@@ -200,12 +210,7 @@ BOOST_AUTO_TEST_CASE(what_a_running_plugin_does_wrong_is_a_status_never_a_pass) 
       {"", CellStatus::fail, "motion2"},
   };
   TempDir matrix_dir;
-  const fs::path matrix = matrix_dir / "broken.json";
-  test::write_file(matrix, R"({"schema": 2, "name": "broken", "description": "the broken plugin's one cell",
-    "features": [{"feature": "float_motion", "reference": "cpu", "option_sets": {"default": {}},
-      "axes": {"twin": ["broken-plugin"], "vector": ["pan576"], "bitdepth": ["native"], "chroma": ["native"], "options": ["default"]}}]})");
-  const fs::path calibration = matrix_dir / "calibration.json";
-  test::write_table_with_exact_rows(calibration, {"broken-plugin"});
+  const auto [matrix, calibration] = broken_plugin_cell(matrix_dir);
   for (const Expected& e : cases) {
     BrokenCase c(e.which);
     TempDir dir;
@@ -224,12 +229,7 @@ BOOST_AUTO_TEST_CASE(what_a_running_plugin_does_wrong_is_a_status_never_a_pass) 
 // A plugin runs in twinproof's process: its exit(0) must not end a run as a pass with no reports.
 BOOST_AUTO_TEST_CASE(a_plugin_that_ends_the_process_never_ends_a_run_as_a_pass) {
   TempDir dir;
-  const fs::path matrix = dir / "broken.json";
-  test::write_file(matrix, R"({"schema": 2, "name": "broken", "description": "the broken plugin's one cell",
-    "features": [{"feature": "float_motion", "reference": "cpu", "option_sets": {"default": {}},
-      "axes": {"twin": ["broken-plugin"], "vector": ["pan576"], "bitdepth": ["native"], "chroma": ["native"], "options": ["default"]}}]})");
-  const fs::path calibration = dir / "calibration.json";
-  test::write_table_with_exact_rows(calibration, {"broken-plugin"});
+  const auto [matrix, calibration] = broken_plugin_cell(dir);
   // An earlier run's passing reports in the folder must not survive into this one.
   const fs::path reports = dir / "r";
   BrokenCase fine("");
