@@ -65,7 +65,8 @@ void HangWatchdog::watch() {
     }
     if (heartbeat_s_ > 0 && since(last_beat) >= heartbeat_s_) {
       last_beat = std::chrono::steady_clock::now();
-      if (running > 0) on_heartbeat_(longest, longest_s, running);
+      // Only a cell that has run a whole interval is news: short ones print their own lines.
+      if (running > 0 && longest_s >= heartbeat_s_) on_heartbeat_(longest, longest_s, running);
     }
   }
 }

@@ -1,8 +1,9 @@
 // A task that hangs inside a kernel or a driver call cannot be interrupted from its own thread.
 // The watchdog watches the tasks in flight; once one has run past its limit plus a grace period,
 // it calls on_hang with that task's name (once), which must end the process: the thread that
-// hung is never coming back. It also beats: every heartbeat_s while a task is in flight it calls
-// on_heartbeat with the longest-running one, so that a log without a terminal shows the run alive.
+// hung is never coming back. It also beats: every heartbeat_s while a task has run that long it
+// calls on_heartbeat with the longest-running one, so that a log without a terminal shows the run
+// alive while a long cell runs.
 #pragma once
 
 #include <atomic>
@@ -20,8 +21,8 @@ class HangWatchdog {
   // limit_s <= 0: the watchdog watches nothing and starts no thread. grace_s < 0: the default
   // grace, max(10 s, limit_s).
   HangWatchdog(double limit_s, std::function<void(const std::string& stuck)> on_hang, double grace_s = -1);
-  // The heartbeat: `beat(longest task, its seconds, tasks in flight)` every `every_s` (> 0) while any
-  // task runs. Set before the first begin().
+  // The heartbeat: `beat(longest task, its seconds, tasks in flight)` every `every_s` (> 0) while a
+  // task has run for at least that long. Set before the first begin().
   void heartbeat(double every_s, std::function<void(const std::string& longest, double seconds, std::size_t running)> beat);
   ~HangWatchdog();
   HangWatchdog(const HangWatchdog&) = delete;
