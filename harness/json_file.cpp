@@ -40,33 +40,37 @@ int nesting_depth(std::string_view text, int limit) {
   return deepest;
 }
 
-// Finds the first key given twice in one object, by a SAX pass ahead of the parse: nlohmann keeps
+// nlohmann's own DOM builder, which also refuses a key given twice in one object: nlohmann keeps
 // the last of two equal keys without a word, so a waiver with two `expires` or a frame with one
-// metric twice would be read as whichever came last. `path` names it ("waivers[1].expires").
-class DuplicateKeyFinder : public nlohmann::json_sax<json> {
+// metric twice would be read as whichever came last. One pass: the check costs no second parse of
+// a large golden. `duplicate` names the key's path ("waivers[1].expires"). (json_sax_dom_parser is
+// nlohmann's detail, stable since 3.2; sax_parse calls these members by the handler's own type.)
+class CheckedDomParser : public nlohmann::detail::json_sax_dom_parser<json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<json>;
+
  public:
+  explicit CheckedDomParser(json& root) : Base(root, true) {}
   std::optional<std::string> duplicate;
 
-  bool null() override { return scalar(); }
-  bool boolean(bool) override { return scalar(); }
-  bool number_integer(number_integer_t) override { return scalar(); }
-  bool number_unsigned(number_unsigned_t) override { return scalar(); }
-  bool number_float(number_float_t, const string_t&) override { return scalar(); }
-  bool string(string_t&) override { return scalar(); }
-  bool binary(binary_t&) override { return scalar(); }
-  bool start_object(std::size_t) override { return open(true); }
-  bool start_array(std::size_t) override { return open(false); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
-  bool key(string_t& k) override {
+  bool null() { return scalar(), Base::null(); }
+  bool boolean(bool v) { return scalar(), Base::boolean(v); }
+  bool number_integer(number_integer_t v) { return scalar(), Base::number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) { return scalar(), Base::number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) { return scalar(), Base::number_float(v, s); }
+  bool string(string_t& v) { return scalar(), Base::string(v); }
+  bool binary(binary_t& v) { return scalar(), Base::binary(v); }
+  bool start_object(std::size_t n) { return open(true), Base::start_object(n); }
+  bool start_array(std::size_t n) { return open(false), Base::start_array(n); }
+  bool end_object() { return close(), Base::end_object(); }
+  bool end_array() { return close(), Base::end_array(); }
+  bool key(string_t& k) {
     Level& top = levels_.back();
     top.key = k;
-    if (top.keys.insert(k).second) return true;
-    duplicate = path();
-    return false;  // ends the SAX pass; the caller reports the key
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;  // the DOM parse that follows reports it, with its byte offset
+    if (!top.keys.insert(k).second) {
+      duplicate = path();
+      return false;  // ends the parse; the caller reports the key
+    }
+    return Base::key(k);
   }
 
  private:
@@ -78,17 +82,13 @@ class DuplicateKeyFinder : public nlohmann::json_sax<json> {
   };
   std::vector<Level> levels_;
 
-  bool scalar() {
+  void scalar() {
     if (!levels_.empty() && !levels_.back().object) ++levels_.back().index;
-    return true;
   }
-  bool open(bool object) {
-    levels_.push_back({object, {}, {}, 0});
-    return true;
-  }
-  bool close() {
+  void open(bool object) { levels_.push_back({object, {}, {}, 0}); }
+  void close() {
     levels_.pop_back();
-    return scalar();
+    scalar();
   }
   std::string path() const {
     std::string p;
@@ -105,12 +105,13 @@ json parse_bounded(std::string_view text, const std::string& file, const std::st
     throw InputError(file, field, fmt::format("depth > {}", kMaxJsonDepth),
                      fmt::format("nested deeper than {} levels: not a file of this project", kMaxJsonDepth));
   try {
-    DuplicateKeyFinder finder;
-    json::sax_parse(text.begin(), text.end(), &finder);
-    if (finder.duplicate)
-      throw InputError(file, field == "json" || field == "document" ? *finder.duplicate : field + ": " + *finder.duplicate, "(given twice)",
+    json doc;
+    CheckedDomParser parser(doc);
+    json::sax_parse(text.begin(), text.end(), &parser);  // a syntax error throws json::parse_error
+    if (parser.duplicate)
+      throw InputError(file, field == "json" || field == "document" ? *parser.duplicate : field + ": " + *parser.duplicate, "(given twice)",
                        "a key appears twice in one object; which one is meant is not a guess to make");
-    return json::parse(text.begin(), text.end());
+    return doc;
   } catch (const json::parse_error& e) {
     throw InputError(file, field, fmt::format("byte {}", e.byte), "not valid JSON: " + json_fault_text(e));
   } catch (const json::exception& e) {  // a number too large for a double (1e99999) is out_of_range
