@@ -162,12 +162,13 @@ class Runner {
                  "run(s)\n",
                  cells_.size(), unsupported, plan.reference_runs, plan.cpu.size() - plan.reference_runs, plan.gpu.size());
 
-    HangWatchdog watchdog(o_.cell_timeout_s, [&](const std::string& stuck) { abandon_hung_run(stuck); });
     // A log without a terminal (CI) hears from a run whose cells take long: what runs, how long.
+    HangWatchdog::Heartbeat heartbeat;
     if (o_.progress)
-      watchdog.heartbeat(o_.heartbeat_s, [&](const std::string& longest, double seconds, std::size_t running) {
-        recorder_.print_heartbeat(longest, seconds, running);
-      });
+      heartbeat = {o_.heartbeat_s, [&](const std::string& longest, double seconds, std::size_t running) {
+                     recorder_.print_heartbeat(longest, seconds, running);
+                   }};
+    HangWatchdog watchdog(o_.cell_timeout_s, [&](const std::string& stuck) { abandon_hung_run(stuck); }, -1, std::move(heartbeat));
     // A thread the system refuses stops the run with an error, never a std::terminate.
     std::mutex cpu_mu, gpu_mu;
     const auto stop = [&] { recorder_.request_stop(); };

@@ -11,16 +11,12 @@ double since(std::chrono::steady_clock::time_point t0) {
 
 // The grace doubles short limits (at least 10 s): a cell that overran its limit a little is
 // reported by its own worker as a timeout; only one that does not come back at all is a hang.
-HangWatchdog::HangWatchdog(double limit_s, std::function<void(const std::string&)> on_hang, double grace_s)
-    : limit_s_(limit_s), grace_s_(grace_s >= 0 ? grace_s : std::max(10.0, limit_s)), on_hang_(std::move(on_hang)) {
-  if (limit_s_ > 0) thread_ = std::thread([this] { watch(); });
-}
-
-void HangWatchdog::heartbeat(double every_s, std::function<void(const std::string&, double, std::size_t)> beat) {
-  if (every_s <= 0 || thread_.joinable()) return;
-  heartbeat_s_ = every_s;
-  on_heartbeat_ = std::move(beat);
-  thread_ = std::thread([this] { watch(); });
+HangWatchdog::HangWatchdog(double limit_s, std::function<void(const std::string&)> on_hang, double grace_s, Heartbeat heartbeat)
+    : limit_s_(limit_s),
+      grace_s_(grace_s >= 0 ? grace_s : std::max(10.0, limit_s)),
+      on_hang_(std::move(on_hang)),
+      heartbeat_(std::move(heartbeat)) {
+  if (limit_s_ > 0 || heartbeat_.every_s > 0) thread_ = std::thread([this] { watch(); });
 }
 
 HangWatchdog::~HangWatchdog() {
@@ -63,10 +59,10 @@ void HangWatchdog::watch() {
       on_hang_(stuck);
       return;
     }
-    if (heartbeat_s_ > 0 && since(last_beat) >= heartbeat_s_) {
+    if (heartbeat_.every_s > 0 && since(last_beat) >= heartbeat_.every_s) {
       last_beat = std::chrono::steady_clock::now();
       // Only a cell that has run a whole interval is news: short ones print their own lines.
-      if (running > 0 && longest_s >= heartbeat_s_) on_heartbeat_(longest, longest_s, running);
+      if (running > 0 && longest_s >= heartbeat_.every_s) heartbeat_.beat(longest, longest_s, running);
     }
   }
 }

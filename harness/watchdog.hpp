@@ -16,14 +16,19 @@
 
 namespace twinproof {
 
+// A watchdog's heartbeat: `beat(longest task, its seconds, tasks in flight)` every `every_s` (> 0)
+// while a task has run for at least that long.
+struct WatchdogHeartbeat {
+  double every_s = 0;
+  std::function<void(const std::string& longest, double seconds, std::size_t running)> beat;
+};
+
 class HangWatchdog {
  public:
   // limit_s <= 0: the watchdog watches nothing and starts no thread. grace_s < 0: the default
   // grace, max(10 s, limit_s).
-  HangWatchdog(double limit_s, std::function<void(const std::string& stuck)> on_hang, double grace_s = -1);
-  // The heartbeat: `beat(longest task, its seconds, tasks in flight)` every `every_s` (> 0) while a
-  // task has run for at least that long. Set before the first begin().
-  void heartbeat(double every_s, std::function<void(const std::string& longest, double seconds, std::size_t running)> beat);
+  using Heartbeat = WatchdogHeartbeat;
+  HangWatchdog(double limit_s, std::function<void(const std::string& stuck)> on_hang, double grace_s = -1, Heartbeat heartbeat = {});
   ~HangWatchdog();
   HangWatchdog(const HangWatchdog&) = delete;
   HangWatchdog& operator=(const HangWatchdog&) = delete;
@@ -43,8 +48,7 @@ class HangWatchdog {
   const double limit_s_;
   const double grace_s_;
   std::function<void(const std::string&)> on_hang_;
-  double heartbeat_s_ = 0;
-  std::function<void(const std::string&, double, std::size_t)> on_heartbeat_;
+  const Heartbeat heartbeat_;
   std::mutex mu_;
   std::deque<Running> running_;
   std::atomic<bool> finished_{false};

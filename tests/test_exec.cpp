@@ -550,6 +550,11 @@ BOOST_AUTO_TEST_CASE(a_long_cell_is_heard_from_in_a_log_and_help_states_the_exit
   BOOST_TEST(contains(r.out, "still running: float_motion/slow/flash64/8b/420/default for "), r.out);
   BOOST_TEST(contains(r.out, "(1 in flight)"), r.out);
   BOOST_TEST(contains(r.out, "s elapsed, "), r.out);
+  // The same with a cell time limit, whose watchdog also beats.
+  const auto limited = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
+                                "--calibration", (dir / "table.json").string(), "--heartbeat", "1", "--cell-timeout", "60",
+                                "--report-dir", (dir / "r2").string()});
+  BOOST_TEST(contains(limited.out, "still running: float_motion/slow/flash64/8b/420/default for "), limited.out);
   for (const char* command : {"gate", "repro", "bench", "report"}) {
     const auto help = run_cli({command, "--help"});
     BOOST_TEST(help.rc == 0);
