@@ -269,7 +269,7 @@ int run_gate_command(const GateArgs& a) {
   fmt::print("{}", failure_recap(out.results));
   if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
   fmt::print("{}: {}\n", tally.verdict, tally.junit_text());
-  if (!out.interrupted_by && judged_nothing(out.results) && !a.allow_empty)
+  if (!out.interrupted_by && tally.judged_nothing && !a.allow_empty)
     fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
                        "pass --allow-empty if that is expected\n");
   return tally.exit_code;
