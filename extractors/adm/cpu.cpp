@@ -94,18 +94,15 @@ void add_scored_sample(const SampleSums& at, int i, int j, const ScaleBands& b, 
   const int cols3[3] = {before(j), j, after(j, g.w)};
   const std::size_t o = static_cast<std::size_t>(i) * g.w + j;
   for (int which = 0; which < (at.skip_aim ? 1 : 2); ++which) {
-    // The threshold: each angle's 3x3 neighbourhood of shares, the centre's own share instead of its neighbour share.
-    std::int64_t threshold = 0;
-    for (int k = 0; k < kAngles; ++k)
-      for (int di = 0; di < 3; ++di)
-        for (int dj = 0; dj < 3; ++dj) {
-          const std::size_t n = static_cast<std::size_t>(rows3[di]) * g.w + cols3[dj];
-          threshold += di == 1 && dj == 1 ? centre_share(m.csf[which][k][n], at.scale0) : m.flt[which][k][n];
-        }
+    const auto& flt = m.flt[which];
+    const auto& csf = m.csf[which];
+    const std::int32_t threshold = masking_threshold(
+        [&](int k, int di, int dj) { return flt[k][static_cast<std::size_t>(rows3[di]) * g.w + cols3[dj]]; },
+        [&](int k) { return csf[k][o]; }, at.scale0);
     // DLM masks the restored bands by the impairment; AIM the impairment by the restored bands.
     const std::vector<std::int32_t>* x = which == 0 ? b.restored : b.impairment;
     std::int64_t* out = which == 0 ? dlm : aim;
-    for (int k = 0; k < kAngles; ++k) out[k] += masked_cube(x[k][o], wrap32(threshold), k, at.scale0, *at.weights, *at.shifts);
+    for (int k = 0; k < kAngles; ++k) out[k] += masked_cube(x[k][o], threshold, k, at.scale0, *at.weights, *at.shifts);
   }
   for (int k = 0; k < kAngles; ++k) den[k] += denominator_cube(b.ref[k + 1][o], at.scale0, *at.shifts);
 }
@@ -118,13 +115,7 @@ void CpuAdmEngine::sum_rows(int scale, int begin, int end, const ScaleBands& b, 
     std::int64_t dlm[kAngles] = {}, aim[kAngles] = {};
     std::uint64_t den[kAngles] = {};
     for (int j = g.scored.left; j < g.scored.right; ++j) add_scored_sample(at, i, j, b, m, dlm, aim, den);
-    ScaleSums& r = rows[i - g.scored.top];
-    r = {};
-    for (int k = 0; k < kAngles; ++k) {
-      r.dlm[k] = (dlm[k] + sh.row_round) >> sh.row_shift;
-      r.aim[k] = (aim[k] + sh.row_round) >> sh.row_shift;
-      r.den[k] = (den[k] + static_cast<std::uint64_t>(sh.den_row_round)) >> sh.den_row_shift;
-    }
+    rows[i - g.scored.top] = rounded_row(dlm, aim, den, sh);
   }
 }
 

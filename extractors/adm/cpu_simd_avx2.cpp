@@ -9,6 +9,7 @@ namespace {
 
 constexpr int N = 8;
 
+struct IsaTag {};  // this file's copies of the shared arithmetic (host_device.hpp says why)
 #include "extractors/adm/cpu_simd_kernels.inc"
 
 }  // namespace
