@@ -426,6 +426,38 @@ BOOST_AUTO_TEST_CASE(libvmafs_cuda_twin_names_each_features_keys_its_own_way) {
   BOOST_TEST(cpu->provided_metrics.empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_program_is_asked_for_keys_named_by_the_options_it_names_scores_by) {
+  // A libvmaf-keyed motion twin that writes down the words it was run with. motion_max_val names
+  // libvmaf's keys; listed in "unnamed_options", the program is asked for the keys without it and
+  // is still handed the option (adm_cuda applies its view distance without naming scores by it).
+  TempDir dir;
+  const fs::path words = dir / "words.txt";
+  auto twin = [&](const std::string& extra) {
+    return fmt::format(R"({{"name": "keys", "features": ["motion"], "summary": "test", "executable": {{"program": "sh"}},
+      "command": ["{{exe}}", "-c", {}, "{{input}}", "{{output}}", "{{options}}", "{{metrics}}"],
+      "options": ["--option", "{{name}}={{value}}"], "output": {{"format": "csv"}}, "metrics": "libvmaf-collector"{}}})",
+                       nlohmann::json("printf '%s\\n' \"$@\" > '" + words.string() + "'").dump(), extra);
+  };
+  Cell cell = filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"motion/cpu-simd/flash64/8b/420/default"}).at(0);
+  cell.options = {{"motion_max_val", "20"}, {"motion_fps_weight", "2"}};
+  const FeatureDescriptor& motion = feature_or_throw("motion");
+  const std::string named = libvmaf_metric_name(motion, "motion2", cell.options, LibvmafKey::collector);
+  const std::string unnamed = libvmaf_metric_name(motion, "motion2", {{"motion_fps_weight", "2"}}, LibvmafKey::collector);
+  BOOST_TEST_REQUIRE(named != unnamed);
+  for (const bool listed : {false, true}) {
+    BOOST_TEST_CONTEXT("unnamed_options " << (listed ? "lists" : "does not list") << " motion_max_val") {
+      const std::string extra = listed ? R"(, "unnamed_options": {"motion": ["motion_max_val", "mmxv"]})" : "";
+      const ExecTwinSpec spec = load_twins_file(write_twins(dir, twin(extra))).at(0);
+      const Outcome outcome = run_exec(spec, cell);
+      BOOST_TEST((outcome.kind == Outcome::Kind::error));  // it printed nothing to judge
+      const std::string said = test::read_file(words);
+      BOOST_TEST(contains(said, "--option\nmotion_max_val=20\n--option\nmotion_fps_weight=2\n"));
+      BOOST_TEST(contains(said, "--metric\n" + (listed ? unnamed : named) + "\n"));
+      BOOST_TEST(!contains(said, "--metric\n" + (listed ? named : unnamed) + "\n"));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_pair_feature_needs_a_command_that_takes_both_clips) {
   TempDir dir;
   const Cell cell = psnr_pair_cell();

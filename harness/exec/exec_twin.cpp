@@ -289,16 +289,13 @@ class ExecTwin final : public Extractor {
       case ExecTwinSpec::Keys::libvmaf:
       case ExecTwinSpec::Keys::libvmaf_collector: {
         const LibvmafKey which = keys().keys == ExecTwinSpec::Keys::libvmaf ? LibvmafKey::output : LibvmafKey::collector;
-        OptionList applied;
-        const auto ignored = spec_->ignored_options.find(feature_.name);
+        OptionList naming;  // the options the program's keys carry
         for (const auto& option : options_)
-          if (ignored == spec_->ignored_options.end() ||
-              std::find(ignored->second.begin(), ignored->second.end(), option.first) == ignored->second.end())
-            applied.push_back(option);
+          if (spec_->names_scores_by(feature_.name, option.first)) naming.push_back(option);
         for (const std::string& m : metrics_) {
           std::string key;
           try {
-            key = libvmaf_metric_name(feature_, m, applied, which);
+            key = libvmaf_metric_name(feature_, m, naming, which);
           } catch (const ConfigError&) {
             if (!reference_refuses_) throw;
             key = libvmaf_metric_name(feature_, m, {}, which);

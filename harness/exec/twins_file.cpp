@@ -198,7 +198,7 @@ std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, c
 ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
   if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
   reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
-                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "provides", "metric_words", "bitdepths", "chroma", "unsupported_reason",
+                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "unnamed_options", "provides", "metric_words", "bitdepths", "chroma", "unsupported_reason",
                           "unsupported_exit", "refusal_exits", "timeout_s", "commands_by_feature", "requires_cpu", "probe", "variants", "unsupported_if_said"},
                       file, where);
   const Reader r{file, t, where};
@@ -325,20 +325,25 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       s.metric_keys_by_feature[feature] = parse_metric_keys(keys, {feature}, file, where + ".metrics_by_feature." + feature);
     }
   }
-  if (const auto ig = t.find("ignores_options"); ig != t.end()) {
-    if (!ig->is_object() || ig->empty())
-      throw InputError(file, where + ".ignores_options", json_excerpt(*ig), "an object mapping features of the twin to option names");
-    for (const auto& [feature, names] : ig->items()) {
-      const std::string at = where + ".ignores_options." + feature;
+  // Per feature, a list of option names.
+  auto option_names_by_feature = [&](const char* field, std::map<std::string, std::vector<std::string>, std::less<>>& out) {
+    const auto it = t.find(field);
+    if (it == t.end()) return;
+    if (!it->is_object() || it->empty())
+      throw InputError(file, where + "." + field, json_excerpt(*it), "an object mapping features of the twin to option names");
+    for (const auto& [feature, names] : it->items()) {
+      const std::string at = where + "." + field + "." + feature;
       if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
         throw InputError(file, at, feature, "not one of the twin's features");
       if (!names.is_array() || names.empty()) throw InputError(file, at, json_excerpt(names), "a non-empty array of option names");
       for (const json& n : names) {
         if (!n.is_string() || n.get<std::string>().empty()) throw InputError(file, at, json_excerpt(n), "an option name");
-        s.ignored_options[feature].push_back(n.get<std::string>());
+        out[feature].push_back(n.get<std::string>());
       }
     }
-  }
+  };
+  option_names_by_feature("ignores_options", s.ignored_options);
+  option_names_by_feature("unnamed_options", s.unnamed_options);
   if (const auto pr = t.find("provides"); pr != t.end()) {
     if (!pr->is_object() || pr->empty())
       throw InputError(file, where + ".provides", json_excerpt(*pr), "an object mapping features of the twin to the metrics it emits");

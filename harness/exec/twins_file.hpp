@@ -87,6 +87,18 @@ struct ExecTwinSpec {
   // (libvmaf passes an option its extractor lacks to no one): libvmaf keys are named as for the
   // options without them, so that the scores show what the program did.
   std::map<std::string, std::vector<std::string>, std::less<>> ignored_options;
+  // "unnamed_options": per feature, options the program applies but does not name its scores by
+  // (libvmaf names a score by the options its extractor declares as feature parameters; adm_cuda
+  // declares adm_norm_view_dist and adm_ref_display_height as plain options): libvmaf keys are
+  // named without them, and the reference is run with them.
+  std::map<std::string, std::vector<std::string>, std::less<>> unnamed_options;
+  // Whether libvmaf keys of the feature's scores are named by an option.
+  bool names_scores_by(std::string_view feature, std::string_view option) const {
+    for (const auto* lists : {&ignored_options, &unnamed_options})
+      if (const auto it = lists->find(feature); it != lists->end() && std::find(it->second.begin(), it->second.end(), option) != it->second.end())
+        return false;
+    return true;
+  }
   // "provides": per feature, the only metrics the program emits (libvmaf's adm_cuda has no aim or
   // adm3): it is asked for and judged on those alone. A feature without an entry: every metric.
   std::map<std::string, std::vector<std::string>, std::less<>> provided_metrics;
