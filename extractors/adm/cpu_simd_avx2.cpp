@@ -1,4 +1,6 @@
 // adm's cpu-simd kernels for AVX2 (compiled for it alone): 8 lanes a vector.
+#include <immintrin.h>
+
 #include <cstring>
 #include <utility>
 

@@ -1,4 +1,6 @@
 // adm's cpu-simd kernels for AVX-512 (F, CD, BW, DQ, VL; compiled for them alone): 16 lanes a vector.
+#include <immintrin.h>
+
 #include <cstring>
 #include <utility>
 
