@@ -236,6 +236,8 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"float_motion": "motion_add_uv"})")) ==
              "twins[0].ignores_options.float_motion \"motion_add_uv\"");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"psnr": ["enable_mse"]})")) == "twins[0].ignores_options.psnr psnr");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "unnamed_options": {"float_motion": [""]})")) == "twins[0].unnamed_options.float_motion \"\"");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "unnamed_options": {"psnr": ["enable_mse"]})")) == "twins[0].unnamed_options.psnr psnr");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": []})")) == "twins[0].provides.float_motion an array of 0");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": ["motion9"]})")) == "twins[0].provides.float_motion \"motion9\"");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"vif": ["vif_scale0"]})")) == "twins[0].provides.vif vif");
