@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "extractors/registry.hpp"
-#include "harness/paths.hpp"
-#include "harness/process.hpp"
-#include "harness/sha256.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/process.hpp"
+#include "harness/support/sha256.hpp"
 
 namespace twinproof::test {
 namespace fs = std::filesystem;

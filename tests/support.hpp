@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "extractors/extractor.hpp"
-#include "harness/goldens.hpp"
+#include "harness/goldens/goldens.hpp"
 #include "harness/io/frame.hpp"
-#include "harness/repro.hpp"
-#include "harness/results.hpp"
-#include "harness/scores.hpp"
+#include "harness/scoring/repro.hpp"
+#include "harness/report/results.hpp"
+#include "harness/scoring/scores.hpp"
 
 namespace twinproof {
 // Printers for Boost.Test messages.

@@ -3,10 +3,10 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
-#include "harness/bench_compare.hpp"
-#include "harness/errors.hpp"
+#include "harness/bench/saved_runs.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/io/frame.hpp"
-#include "harness/paths.hpp"
+#include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

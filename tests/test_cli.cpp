@@ -11,10 +11,10 @@
 
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
-#include "harness/compare.hpp"
-#include "harness/goldens.hpp"
-#include "harness/paths.hpp"
-#include "harness/vmaf_output.hpp"
+#include "harness/calibration/rules.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/report/vmaf_output.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

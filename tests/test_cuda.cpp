@@ -12,8 +12,8 @@
 #include "extractors/cuda/runtime.hpp"
 #endif
 #include "extractors/registry.hpp"
-#include "harness/scores.hpp"
-#include "harness/twin_check.hpp"
+#include "harness/scoring/scores.hpp"
+#include "harness/scoring/twin_check.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

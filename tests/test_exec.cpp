@@ -10,16 +10,16 @@
 #include <fmt/format.h>
 
 #include "extractors/feature.hpp"
-#include "harness/calibrate.hpp"
-#include "harness/calibration.hpp"
-#include "harness/errors.hpp"
+#include "harness/calibration/calibrate.hpp"
+#include "harness/calibration/table.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/gate.hpp"
-#include "harness/matrix.hpp"
-#include "harness/paths.hpp"
-#include "harness/process.hpp"
-#include "harness/score_files.hpp"
-#include "harness/vmaf_output.hpp"
+#include "harness/gate/gate.hpp"
+#include "harness/gate/matrix.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/process.hpp"
+#include "harness/io/score_files.hpp"
+#include "harness/report/vmaf_output.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

@@ -4,7 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/float_motion/motion.hpp"
-#include "harness/scores.hpp"
+#include "harness/scoring/scores.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

@@ -1,8 +1,8 @@
 // Goldens in process: the reference against a few oracle cases, and the check's own verdicts.
 #include <boost/test/unit_test.hpp>
 
-#include "harness/goldens.hpp"
-#include "harness/paths.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

@@ -6,7 +6,7 @@
 #include "extractors/feature.hpp"
 #include "extractors/motion/arithmetic.hpp"
 #include "extractors/registry.hpp"
-#include "harness/twin_check.hpp"
+#include "harness/scoring/twin_check.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

@@ -11,9 +11,9 @@
 
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
-#include "harness/errors.hpp"
-#include "harness/scores.hpp"
-#include "harness/twin_check.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/scoring/scores.hpp"
+#include "harness/scoring/twin_check.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
 

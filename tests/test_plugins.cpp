@@ -6,9 +6,9 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
-#include "harness/gate.hpp"
-#include "harness/paths.hpp"
-#include "harness/results.hpp"
+#include "harness/gate/gate.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/report/results.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

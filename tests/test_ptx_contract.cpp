@@ -5,7 +5,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "harness/ptx_contract.hpp"
+#include "tests/ptx_contract.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

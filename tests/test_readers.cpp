@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "extractors/large_pages.hpp"
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/io/read_ahead.hpp"
-#include "harness/scores.hpp"
+#include "harness/scoring/scores.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

@@ -3,8 +3,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "harness/errors.hpp"
-#include "harness/repro.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/scoring/repro.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
 

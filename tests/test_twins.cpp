@@ -15,11 +15,11 @@
 #include "extractors/frames_in_flight.hpp"
 #include "extractors/registry.hpp"
 #include "extractors/simd.hpp"
-#include "harness/calibration.hpp"
-#include "harness/environment.hpp"
-#include "harness/goldens.hpp"
-#include "harness/paths.hpp"
-#include "harness/twin_check.hpp"
+#include "harness/calibration/table.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/scoring/twin_check.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

@@ -2,9 +2,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/registry.hpp"
-#include "harness/errors.hpp"
-#include "harness/scores.hpp"
-#include "harness/sha256.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/scoring/scores.hpp"
+#include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
 

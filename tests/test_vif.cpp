@@ -7,10 +7,10 @@
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "extractors/vif/arithmetic.hpp"
-#include "harness/goldens.hpp"
-#include "harness/paths.hpp"
-#include "harness/repro.hpp"
-#include "harness/scores.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/scoring/repro.hpp"
+#include "harness/scoring/scores.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

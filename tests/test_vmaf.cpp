@@ -14,10 +14,10 @@
 #include "extractors/feature.hpp"
 #include "extractors/vmaf/model.hpp"
 #include "extractors/vmaf/predict.hpp"
-#include "harness/goldens.hpp"
-#include "harness/paths.hpp"
-#include "harness/repro.hpp"
-#include "harness/sha256.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/scoring/repro.hpp"
+#include "harness/support/sha256.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;

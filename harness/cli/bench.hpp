@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "extractors/registry.hpp"
-#include "harness/bench_compare.hpp"
-#include "harness/calibration.hpp"
-#include "harness/scores.hpp"
+#include "harness/bench/saved_runs.hpp"
+#include "harness/calibration/table.hpp"
+#include "harness/scoring/scores.hpp"
 
 namespace twinproof::cli {
 

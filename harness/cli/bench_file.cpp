@@ -25,19 +25,19 @@
 
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
-#include "harness/json_file.hpp"
+#include "harness/io/json_file.hpp"
 #include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/input.hpp"
-#include "harness/environment.hpp"
-#include "harness/errors.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/faults.hpp"
-#include "harness/interrupt.hpp"
+#include "harness/gate/faults.hpp"
+#include "harness/gate/interrupt.hpp"
 #include "harness/io/read_ahead.hpp"
-#include "harness/paths.hpp"
-#include "harness/process.hpp"
-#include "harness/score_files.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/process.hpp"
+#include "harness/io/score_files.hpp"
 
 namespace twinproof::cli {
 namespace {

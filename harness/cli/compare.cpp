@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
-#include "harness/score_files.hpp"
-#include "harness/scores.hpp"
+#include "harness/calibration/rules.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/io/score_files.hpp"
+#include "harness/scoring/scores.hpp"
 
 namespace twinproof::cli {
 namespace {

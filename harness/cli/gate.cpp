@@ -9,15 +9,15 @@
 #include <unistd.h>
 
 #include "extractors/devices.hpp"
-#include "harness/json_file.hpp"
+#include "harness/io/json_file.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/calibrate.hpp"
-#include "harness/environment.hpp"
-#include "harness/errors.hpp"
-#include "harness/gate.hpp"
-#include "harness/interrupt.hpp"
-#include "harness/paths.hpp"
-#include "harness/report.hpp"
+#include "harness/calibration/calibrate.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/gate/gate.hpp"
+#include "harness/gate/interrupt.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/report/render.hpp"
 
 namespace twinproof::cli {
 namespace fs = std::filesystem;

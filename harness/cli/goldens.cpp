@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "extractors/feature.hpp"
-#include "harness/json_file.hpp"
+#include "harness/io/json_file.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/paths.hpp"
-#include "harness/errors.hpp"
-#include "harness/goldens.hpp"
-#include "harness/matrix.hpp"
-#include "harness/parallel.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/gate/matrix.hpp"
+#include "harness/support/parallel.hpp"
 
 namespace twinproof::cli {
 namespace {

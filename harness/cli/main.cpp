@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/exit_guard.hpp"
-#include "harness/faults.hpp"
+#include "harness/support/exit_guard.hpp"
+#include "harness/gate/faults.hpp"
 #include "harness/plugins/plugin_twin.hpp"
-#include "harness/version.hpp"
+#include "harness/support/version.hpp"
 
 namespace {
 

@@ -10,12 +10,12 @@
 
 #include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/paths.hpp"
+#include "harness/support/paths.hpp"
 #include "harness/cli/input.hpp"
-#include "harness/compare.hpp"
-#include "harness/errors.hpp"
-#include "harness/scores.hpp"
-#include "harness/vmaf_output.hpp"
+#include "harness/calibration/rules.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/scoring/scores.hpp"
+#include "harness/report/vmaf_output.hpp"
 #include "extractors/feature.hpp"
 
 namespace twinproof::cli {

@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
-#include "harness/errors.hpp"
-#include "harness/matrix.hpp"
-#include "harness/paths.hpp"
-#include "harness/sha256.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/gate/matrix.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof::cli {

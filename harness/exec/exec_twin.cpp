@@ -18,14 +18,14 @@
 #include <unistd.h>
 
 #include "extractors/feature.hpp"
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/faults.hpp"
-#include "harness/interrupt.hpp"
-#include "harness/json_file.hpp"
+#include "harness/gate/faults.hpp"
+#include "harness/gate/interrupt.hpp"
+#include "harness/io/json_file.hpp"
 #include "harness/io/frame.hpp"
-#include "harness/process.hpp"
-#include "harness/sha256.hpp"
+#include "harness/support/process.hpp"
+#include "harness/support/sha256.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;

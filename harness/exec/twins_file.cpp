@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "extractors/feature.hpp"
-#include "harness/errors.hpp"
-#include "harness/json_file.hpp"
-#include "harness/paths.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/support/paths.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;

@@ -16,7 +16,7 @@
 
 #include "extractors/extractor.hpp"
 #include "extractors/registry.hpp"
-#include "harness/score_files.hpp"
+#include "harness/io/score_files.hpp"
 
 namespace twinproof {
 

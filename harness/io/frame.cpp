@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "extractors/large_pages.hpp"
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 

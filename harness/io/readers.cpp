@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/io/frame.hpp"
 
 namespace twinproof {

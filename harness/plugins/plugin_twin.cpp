@@ -16,10 +16,10 @@
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "extractors/twinproof_plugin.h"
-#include "harness/exit_guard.hpp"
-#include "harness/faults.hpp"
-#include "harness/process.hpp"
-#include "harness/sha256.hpp"
+#include "harness/support/exit_guard.hpp"
+#include "harness/gate/faults.hpp"
+#include "harness/support/process.hpp"
+#include "harness/support/sha256.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;

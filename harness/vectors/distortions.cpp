@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
-#include "harness/json_file.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/io/json_file.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {

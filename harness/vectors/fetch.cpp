@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
-#include "harness/paths.hpp"
-#include "harness/process.hpp"
-#include "harness/sha256.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/process.hpp"
+#include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
-#include "harness/json_file.hpp"
-#include "harness/paths.hpp"
-#include "harness/sha256.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {

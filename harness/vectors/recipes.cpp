@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {

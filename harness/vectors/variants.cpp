@@ -10,7 +10,7 @@
 #include <libyuv/planar_functions.h>
 #include <libyuv/scale.h>
 
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {

@@ -1,5 +1,5 @@
 // Bench reports, as `bench --compare OLD.json` reads them back, compared with themselves.
-#include "harness/bench_compare.hpp"
+#include "harness/bench/saved_runs.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

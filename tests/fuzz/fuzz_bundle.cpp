@@ -1,7 +1,7 @@
 // Repro bundles: the input is a bundle's cell.json; the bundle around it is whole (frames and
 // SHA256SUMS rewritten to match), so every field check of the loader is reached.
-#include "harness/repro.hpp"
-#include "harness/sha256.hpp"
+#include "harness/scoring/repro.hpp"
+#include "harness/support/sha256.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 TWINPROOF_FUZZ_USES_PROJECT_DATA

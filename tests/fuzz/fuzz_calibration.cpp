@@ -1,5 +1,5 @@
 // Calibration tables: rows, tolerances, waivers and their dates, and the lookups the gate makes.
-#include "harness/calibration.hpp"
+#include "harness/calibration/table.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,5 +1,5 @@
 // Golden files: cases, hex-float columns, refusals, options.
-#include "harness/goldens.hpp"
+#include "harness/goldens/goldens.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 TWINPROOF_FUZZ_USES_PROJECT_DATA

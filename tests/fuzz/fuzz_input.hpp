@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "extractors/extractor.hpp"
-#include "harness/errors.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof::fuzz {
 

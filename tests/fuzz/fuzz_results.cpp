@@ -1,7 +1,7 @@
 // results.jsonl records, as `report` and `merge` read them back (an interrupted run's last line
 // included), and the reports rendered from what was read.
-#include "harness/report.hpp"
-#include "harness/results.hpp"
+#include "harness/report/render.hpp"
+#include "harness/report/results.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
 // Score files of other tools (libvmaf's JSON, XML, CSV; ffmpeg's vmafmotion stats): the first
 // byte picks the format, the rest is the file an exec twin's program wrote.
-#include "harness/score_files.hpp"
+#include "harness/io/score_files.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

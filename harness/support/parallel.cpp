@@ -1,0 +1,88 @@
+#include "harness/support/parallel.hpp"
+
+#include <atomic>
+#include <memory>
+#include <new>
+#include <string>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "extractors/extractor.hpp"
+
+namespace twinproof {
+
+unsigned default_jobs() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+unsigned worker_count(unsigned requested, std::size_t tasks) {
+  if (requested > kMaxJobs)
+    throw UsageError("--jobs", std::to_string(requested), fmt::format("-j {}: at most {} workers", requested, kMaxJobs));
+  const unsigned want = requested == 0 ? default_jobs() : requested;
+  return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(want, tasks)));
+}
+
+void WorkerFault::keep(std::exception_ptr e) {
+  std::lock_guard lock(mu_);
+  if (!first_) first_ = std::move(e);
+}
+
+bool WorkerFault::kept() const {
+  std::lock_guard lock(mu_);
+  return first_ != nullptr;
+}
+
+void WorkerFault::rethrow_if_kept() const {
+  std::lock_guard lock(mu_);
+  if (first_) std::rethrow_exception(first_);
+}
+
+namespace {
+enum : int { kWait, kRun, kCancel };  // start_workers' signal to the threads it started
+}  // namespace
+
+std::vector<std::thread> start_workers(unsigned count, const std::function<void()>& body, const std::function<void()>& stop,
+                                       WorkerFault& fault) {
+  // Workers wait until every thread has started: when one cannot start, the others end without
+  // having run any of `body`. A run with its threads half started can only fail where memory is
+  // short (the address space full of their stacks), and there a job's own allocations could fail
+  // in a destructor, which no handler can catch.
+  auto go = std::make_shared<std::atomic<int>>(kWait);
+  // The thread keeps its own copies of body and stop: the caller's may be temporaries.
+  const auto guarded = [body, stop, go, &fault] {
+    go->wait(kWait);
+    if (go->load() != kRun) return;
+    try {
+      body();
+    } catch (...) {
+      fault.keep(std::current_exception());
+      stop();
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(count);
+  for (unsigned t = 0; t < count; ++t) {
+    std::string refused;
+    try {
+      pool.emplace_back(guarded);
+    } catch (const std::system_error& e) {
+      refused = e.code().message();
+    } catch (const std::bad_alloc&) {
+      refused = "no memory for the thread's state";
+    }
+    if (refused.empty()) continue;
+    go->store(kCancel);
+    go->notify_all();
+    // Joinable threads left to a vector's destructor would call std::terminate.
+    for (std::thread& th : pool) th.join();
+    throw UsageError("--jobs", std::to_string(count),
+                     fmt::format("cannot start worker thread {} of {}: {} (a process or memory limit; lower -j)", t + 1, count, refused));
+  }
+  go->store(kRun);
+  go->notify_all();
+  return pool;
+}
+
+}  // namespace twinproof
