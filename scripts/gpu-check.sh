@@ -37,20 +37,25 @@ for xz in "$here"/cache/vectors/*.yuv.xz; do
 done
 "$tp" vectors verify bbb640_t240 city720_f48 bbb640_t240~x264crf23 bbb640_t240~x264crf38 | tail -1
 
-for backend in cuda cuda-rowthread cuda-block cpu cpu-simd; do
+# Every built-in backend of every feature against that feature's goldens (`backends --json`; device
+# twins first), judged as its calibration row says: places=N for a places row, else exact.
+while read -r feature backend places; do
   part goldens || break
-  echo "== goldens check --backend $backend"
-  extra=()
-  [[ $backend == cuda-block ]] && extra=(--places 4)
+  echo "== goldens check --feature $feature --backend $backend${places:+ --places $places}"
   start=$(date +%s.%N)
-  "$tp" goldens check --backend "$backend" --skip-absent "${extra[@]}" --json "$logs/goldens-$backend.json" \
-    >"$logs/goldens-$backend.txt" 2>&1
+  "$tp" goldens check --feature "$feature" --backend "$backend" ${places:+--places "$places"} --skip-absent \
+    --json "$logs/goldens-$feature-$backend.json" >"$logs/goldens-$feature-$backend.txt" 2>&1
   rc=$?
   secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
-  grep -E '^feature ' "$logs/goldens-$backend.txt"
-  tail -1 "$logs/goldens-$backend.txt"
-  row "goldens $backend" "rc=$rc" "$(grep -E '^feature ' "$logs/goldens-$backend.txt" | tr '\n' ' ')| $(tail -1 "$logs/goldens-$backend.txt") | ${secs}s"
-done
+  tail -1 "$logs/goldens-$feature-$backend.txt"
+  row "goldens $feature/$backend" "rc=$rc" "$(tail -1 "$logs/goldens-$feature-$backend.txt") | ${secs}s"
+done < <("$tp" backends --json | python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+places = {(r["feature"], r["twin"]): r["places"] for r in rows if r.get("mode") == "places"}
+chosen = [b for b in json.load(sys.stdin) if b["built_in"] and not b["mutant"]]
+for b in sorted(chosen, key=lambda b: b["kind"] != "gpu"):
+    print(b["feature"], b["name"], places.get((b["feature"], b["name"]), ""))' "$here/ci/calibration.json")
 
 if part tests; then
 echo "== unit tests (all suites but the build-tree PTX check and the plugins, whose libraries stay in the build tree)"
@@ -238,21 +243,20 @@ print(f"{'check':<{w}}  {'exit':<6}  result")
 for name, rc, text in rows:
     print(f"{name:<{w}}  {rc:<6}  {text}")
 for f in sorted(logs.glob("goldens-*.json")):
-    backend = f.stem[len("goldens-"):]
+    feature, backend = f.stem[len("goldens-"):].split("-", 1)  # feature names hold no '-'
     doc = json.loads(f.read_text())
-    for feature in sorted({c.get("feature", "float_motion") for c in doc["cases"]}):
-        cases = [c for c in doc["cases"] if c.get("feature", "float_motion") == feature]
-        scored = [c for c in cases if c["kind"] == "scored"]
-        present = [c for c in scored if c["status"] != "ABSENT"]
-        if not present:
-            continue  # no twin of this backend's name for the feature
-        zero = [c for c in present if c["status"] == "PASS" and c["max_ulp"] == 0]
-        refusals = [c for c in cases if c["kind"] == "refusal"]
-        ok_ref = [c for c in refusals if c["status"] == "PASS"]
-        print(f"\n{feature}/{backend} ({doc['tolerance']}): scored cases held {len(present)} of {len(scored)}, "
-              f"0 ULP on {len(zero)}, max ULP {max((c.get('max_ulp', 0) for c in present), default=0)}; refusals {len(ok_ref)}/{len(refusals)}")
-        if backend == "cuda-block":
-            print(f"  {'case':<32} {'status':<6} {'max |diff|':>12}")
-            for c in present:
-                print(f"  {c['id']:<32} {c['status']:<6} {c['max_abs_diff']:>12.3e}")
+    cases = doc["cases"]
+    scored = [c for c in cases if c["kind"] == "scored"]
+    present = [c for c in scored if c["status"] != "ABSENT"]
+    if not present:
+        continue
+    zero = [c for c in present if c["status"] == "PASS" and c["max_ulp"] == 0]
+    refusals = [c for c in cases if c["kind"] == "refusal"]
+    ok_ref = [c for c in refusals if c["status"] == "PASS"]
+    print(f"\n{feature}/{backend} ({doc['tolerance']}): scored cases held {len(present)} of {len(scored)}, "
+          f"0 ULP on {len(zero)}, max ULP {max((c.get('max_ulp', 0) for c in present), default=0)}; refusals {len(ok_ref)}/{len(refusals)}")
+    if doc["tolerance"] != "exact":  # a places twin: how close each case came
+        print(f"  {'case':<32} {'status':<6} {'max |diff|':>12}")
+        for c in present:
+            print(f"  {c['id']:<32} {c['status']:<6} {c['max_abs_diff']:>12.3e}")
 PY
