@@ -116,158 +116,176 @@ struct Row {
   std::optional<double> device_ms;
 };
 
-int run_bench(const BenchArgs& a) {
-  const OptionList options = parse_option_flags(a.options);
-  const unsigned threads = resolve_threads(checked_threads(a.threads));
-  const Calibration table =
-      Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : std::filesystem::path(a.calibration));
-  const FeatureDescriptor& feature = feature_or_throw(a.feature);
-  const Backend& reference = backend_or_throw(a.feature, std::string(feature.reference));
-  const std::vector<const Backend*> chosen = bench_backends(a);
+// The bench's flags checked and resolved, in the order a user's mistakes are reported.
+struct Plan {
+  OptionList options;
+  unsigned threads = 0;
+  Calibration table;
+  const FeatureDescriptor* feature = nullptr;
+  const Backend* reference = nullptr;
+  std::vector<const Backend*> chosen;
   std::vector<Size> sizes;
-  for (const std::string& text : split_list(a.sizes)) sizes.push_back(parse_size(text));
-  if (sizes.empty()) throw UsageError("--sizes", a.sizes, fmt::format("--sizes '{}' names no size", a.sizes));
+  Chroma chroma{};
+  bool any_gpu = false;
+};
+
+Plan plan_bench(const BenchArgs& a) {
+  Plan p;
+  p.options = parse_option_flags(a.options);
+  p.threads = resolve_threads(checked_threads(a.threads));
+  p.table = Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : std::filesystem::path(a.calibration));
+  p.feature = &feature_or_throw(a.feature);
+  p.reference = &backend_or_throw(a.feature, std::string(p.feature->reference));
+  p.chosen = bench_backends(a);
+  for (const std::string& text : split_list(a.sizes)) p.sizes.push_back(parse_size(text));
+  if (p.sizes.empty()) throw UsageError("--sizes", a.sizes, fmt::format("--sizes '{}' names no size", a.sizes));
   if (a.frames < 2) throw UsageError("--frames", std::to_string(a.frames), "--frames: at least 2 frames (one pair)");
   if (a.reps < 1) throw UsageError("--reps", std::to_string(a.reps), "--reps: at least 1");
   const auto chroma = parse_chroma(a.chroma);
   if (!chroma) throw UsageError("--chroma", a.chroma, "--chroma: 400, 420, 422 or 444");
-  const bool any_gpu = std::any_of(chosen.begin(), chosen.end(), [](const Backend* b) { return b->gpu() && b->availability().available; });
+  p.chroma = *chroma;
+  p.any_gpu = std::any_of(p.chosen.begin(), p.chosen.end(), [](const Backend* b) { return b->gpu() && b->availability().available; });
+  return p;
+}
+
+nlohmann::json setup_json(const BenchArgs& a, const Plan& p) {
+  nlohmann::json option_map = nlohmann::json::object();
+  for (const auto& [k, v] : p.options) option_map[k] = v;
+  return {{"feature", a.feature}, {"bitdepth", a.bitdepth},       {"chroma", a.chroma},   {"frames", a.frames},
+          {"reps", a.reps},       {"host_memory", a.host_memory}, {"options", option_map}, {"threads", p.threads},
+          {"device", a.device}};
+}
+
+// One backend over the frames: a warm-up whose scores are judged against the reference's, then
+// the timed repetitions. A backend that cannot run this configuration here is refused with the
+// reason; a bad input or a bug stops the bench.
+Row time_backend(const BenchArgs& a, const Plan& p, const Backend& b, const FrameStore& frames, const Format& format,
+                 const ScoreTable& expected) {
+  Row r;
+  r.b = &b;
+  try {
+    const Run warm = run_once(b, frames, p.options, a.device, p.threads);  // warm-up, and the check
+    const Judgement j = judge_scores(p.table, *p.reference, b, a.device, format, p.options, expected, warm.scores);
+    r.refused = j.refused;
+    r.why = j.why;
+    r.judged = j.judged;
+  } catch (...) {
+    const Fault f = classify_fault(std::current_exception());
+    if (f.kind != FaultKind::refused && f.kind != FaultKind::unavailable && f.kind != FaultKind::device) throw;
+    r.refused = true;
+    r.why = f.text();
+  }
+  if (r.refused) return r;
+  std::vector<double> frame_ms, device_ms, init_ms;
+  for (unsigned i = 0; i < a.reps; ++i) {
+    const Run run = run_once(b, frames, p.options, a.device, p.threads);
+    frame_ms.push_back(run.frame_ms);
+    init_ms.push_back(run.init_ms);
+    if (run.device_ms) device_ms.push_back(*run.device_ms);
+  }
+  r.frame_ms = median(frame_ms);
+  r.min_ms = *std::min_element(frame_ms.begin(), frame_ms.end());
+  r.spread = (*std::max_element(frame_ms.begin(), frame_ms.end()) - r.min_ms) / r.frame_ms;
+  r.rep_ms = frame_ms;
+  r.rep_device_ms = device_ms;
+  r.init_ms = median(init_ms);
+  if (!device_ms.empty()) r.device_ms = median(device_ms);
+  return r;
+}
+
+// The table of one size: its heading, the floors when a device was measured, a line per backend
+// and the speed-ups; returns the size's part of the JSON report.
+nlohmann::json print_size(const BenchArgs& a, const Plan& p, const Size& size, const FrameStore& frames, const DeviceTraffic& traffic,
+                          const std::optional<DeviceBandwidth>& bw, const std::vector<Row>& rows) {
+  const FeatureDescriptor& feature = *p.feature;
+  const double sample_bytes = traffic.upload_bytes, floor_bytes = traffic.floor_bytes;
+  std::string option_text;
+  for (const auto& [k, v] : p.options) option_text += fmt::format(" {}={}", k, v);
+  fmt::print("\n{} {}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up, CPU backends on {} "
+             "thread(s)\n",
+             feature.name, size.w, size.h, a.bitdepth, a.chroma, option_text, frames.size(),
+             frames.memory.pinned ? "pinned" : "pageable", a.reps, p.threads);
+  if (bw)
+    fmt::print("memory floor: {:.1f} MB per frame / {:.0f} GB/s = {:.4f} ms on the device; upload floor: {:.1f} MB / {:.1f} GB/s "
+               "= {:.4f} ms per frame ({:.0f} fps)\n",
+               floor_bytes / 1e6, bw->d2d_gbps, floor_bytes / (bw->d2d_gbps * 1e6), sample_bytes / 1e6,
+               bw->h2d_pinned_gbps, sample_bytes / (bw->h2d_pinned_gbps * 1e6), bw->h2d_pinned_gbps * 1e9 / sample_bytes);
+  fmt::print("{:<16} {:>10} {:>9} {:>10} {:>11} {:>8} {:>9}  {}\n", "backend", "ms/frame", "fps", "init ms", "device ms",
+             "x floor", "x upload", "judged against " + std::string(feature.reference));
+  nlohmann::json size_report = {{"size", fmt::format("{}x{}", size.w, size.h)},
+                                {"frames", frames.size()},
+                                {"reps", a.reps},
+                                {"floor_bytes_per_frame", floor_bytes},
+                                {"upload_bytes_per_frame", sample_bytes},
+                                {"backends", nlohmann::json::array()}};
+  for (const Row& r : rows) {
+    if (r.refused) {
+      fmt::print("{:<16} REFUSED: {}\n", r.b->name, r.why);
+      size_report["backends"].push_back({{"backend", r.b->name}, {"refused", r.why}});
+      continue;
+    }
+    std::string floor = "-", upload = "-";
+    if (bw && r.device_ms) floor = fmt::format("{:.2f}", *r.device_ms / (floor_bytes / (bw->d2d_gbps * 1e6)));
+    // Upload-limited share: the end-to-end frame rate over what pinned upload bandwidth allows.
+    if (bw && r.b->gpu()) upload = fmt::format("{:.0f}%", 100.0 * (sample_bytes / (bw->h2d_pinned_gbps * 1e6)) / r.frame_ms);
+    fmt::print("{:<16} {:>10.4f} {:>9.1f} {:>10.2f} {:>11} {:>8} {:>9}  {}\n", r.b->name, r.frame_ms, 1e3 / r.frame_ms,
+               r.init_ms, r.device_ms ? fmt::format("{:.4f}", *r.device_ms) : std::string("-"), floor, upload, r.judged);
+    size_report["backends"].push_back({{"backend", r.b->name},
+                                       {"ms_per_frame", r.frame_ms},
+                                       {"min_ms_per_frame", r.min_ms},
+                                       {"spread", r.spread},
+                                       {"rep_ms_per_frame", r.rep_ms},
+                                       {"rep_device_ms_per_frame", r.rep_device_ms},
+                                       {"init_ms", r.init_ms},
+                                       {"device_ms_per_frame", r.device_ms ? nlohmann::json(*r.device_ms) : nlohmann::json(nullptr)},
+                                       {"judged", r.judged}});
+  }
+  const auto ratios = [&](const char* what, auto time_of) {
+    std::vector<std::pair<std::string, double>> times;
+    for (const Row& r : rows)
+      if (!r.refused && time_of(r)) times.emplace_back(std::string(r.b->name), *time_of(r));
+    print_speedups(what, times);
+  };
+  ratios("end to end", [](const Row& r) -> std::optional<double> { return r.frame_ms; });
+  ratios("device", [](const Row& r) { return r.device_ms; });
+  return size_report;
+}
+
+int run_bench(const BenchArgs& a) {
+  const Plan p = plan_bench(a);
   // Read before the run: a comparison that cannot be made must not cost a bench first.
   std::optional<BenchRun> old_run;
   if (!a.compare.empty()) old_run = load_bench_run(a.compare);
-
-  nlohmann::json option_map = nlohmann::json::object();
-  for (const auto& [k, v] : options) option_map[k] = v;
-  nlohmann::json report = {{"environment", environment_fingerprint()},
-                           {"setup",
-                            {{"feature", a.feature},
-                             {"bitdepth", a.bitdepth},
-                             {"chroma", a.chroma},
-                             {"frames", a.frames},
-                             {"reps", a.reps},
-                             {"host_memory", a.host_memory},
-                             {"options", option_map},
-                             {"threads", threads},
-                             {"device", a.device}}},
-                           {"sizes", nlohmann::json::array()}};
+  nlohmann::json report = {{"environment", environment_fingerprint()}, {"setup", setup_json(a, p)}, {"sizes", nlohmann::json::array()}};
   // Ceilings for GPU figures, measured in this run on the device used.
   std::optional<DeviceBandwidth> bw;
-  if (any_gpu) bw = measure_bandwidth(a.device);
+  if (p.any_gpu) bw = measure_bandwidth(a.device);
   if (bw) {
     fmt::print("device {}: measured copy bandwidth {:.0f} GB/s device-to-device (read + write), {:.1f} GB/s pinned host-to-device\n",
                a.device, bw->d2d_gbps, bw->h2d_pinned_gbps);
     report["bandwidth"] = {{"d2d_gbps", bw->d2d_gbps}, {"h2d_pinned_gbps", bw->h2d_pinned_gbps}};
   }
-
   int rc = kExitPass;
-  for (const Size& size : sizes) {
+  for (const Size& size : p.sizes) {
     VectorSpec spec;
     spec.id = fmt::format("bench-pan-{}x{}", size.w, size.h);
     spec.recipe = "pan";
-    spec.fmt = {size.w, size.h, a.bitdepth, *chroma};
+    spec.fmt = {size.w, size.h, a.bitdepth, p.chroma};
     spec.frames = a.frames;
     spec.params = {{"seed", 2026}, {"dx", 2}, {"dy", 1}};
     validate_format(spec.fmt, "--sizes");
-    const FrameStore frames = make_frames(spec, pinned_host_memory(a.host_memory), feature.reads_distorted);
-    const ScoreTable expected = run_once(reference, frames, options, a.device, threads).scores;
-
+    const FrameStore frames = make_frames(spec, pinned_host_memory(a.host_memory), p.feature->reads_distorted);
+    const ScoreTable expected = run_once(*p.reference, frames, p.options, a.device, p.threads).scores;
     // Bytes one frame must move on the device, as the feature's descriptor counts them.
-    const DeviceTraffic traffic = feature.traffic(spec.fmt, options);
-    const double sample_bytes = traffic.upload_bytes, floor_bytes = traffic.floor_bytes;
-
+    const DeviceTraffic traffic = p.feature->traffic(spec.fmt, p.options);
     std::vector<Row> rows;
-    for (const Backend* b : chosen) {
-      Row r;
-      r.b = b;
-      try {
-        const Run warm = run_once(*b, frames, options, a.device, threads);  // warm-up, and the check
-        const Judgement j = judge_scores(table, reference, *b, a.device, spec.fmt, options, expected, warm.scores);
-        r.refused = j.refused;
-        r.why = j.why;
-        r.judged = j.judged;
-      } catch (...) {
-        // A backend that cannot run this configuration here is left out of the comparison with
-        // the reason; a bad input or a bug stops the bench.
-        const Fault f = classify_fault(std::current_exception());
-        if (f.kind != FaultKind::refused && f.kind != FaultKind::unavailable && f.kind != FaultKind::device) throw;
-        r.refused = true;
-        r.why = f.text();
-      }
-      if (!r.refused) {
-        std::vector<double> frame_ms, device_ms, init_ms;
-        for (unsigned i = 0; i < a.reps; ++i) {
-          const Run run = run_once(*b, frames, options, a.device, threads);
-          frame_ms.push_back(run.frame_ms);
-          init_ms.push_back(run.init_ms);
-          if (run.device_ms) device_ms.push_back(*run.device_ms);
-        }
-        r.frame_ms = median(frame_ms);
-        r.min_ms = *std::min_element(frame_ms.begin(), frame_ms.end());
-        r.spread = (*std::max_element(frame_ms.begin(), frame_ms.end()) - r.min_ms) / r.frame_ms;
-        r.rep_ms = frame_ms;
-        r.rep_device_ms = device_ms;
-        r.init_ms = median(init_ms);
-        if (!device_ms.empty()) r.device_ms = median(device_ms);
-      } else {
-        rc = kExitFail;
-      }
-      rows.push_back(r);
+    for (const Backend* b : p.chosen) {
+      rows.push_back(time_backend(a, p, *b, frames, spec.fmt, expected));
+      if (rows.back().refused) rc = kExitFail;
     }
-
-    std::string option_text;
-    for (const auto& [k, v] : options) option_text += fmt::format(" {}={}", k, v);
-    fmt::print("\n{} {}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up, CPU backends on {} "
-               "thread(s)\n",
-               feature.name, size.w, size.h, a.bitdepth, a.chroma, option_text, frames.size(),
-               frames.memory.pinned ? "pinned" : "pageable", a.reps, threads);
-    if (bw)
-      fmt::print("memory floor: {:.1f} MB per frame / {:.0f} GB/s = {:.4f} ms on the device; upload floor: {:.1f} MB / {:.1f} GB/s "
-                 "= {:.4f} ms per frame ({:.0f} fps)\n",
-                 floor_bytes / 1e6, bw->d2d_gbps, floor_bytes / (bw->d2d_gbps * 1e6), sample_bytes / 1e6,
-                 bw->h2d_pinned_gbps, sample_bytes / (bw->h2d_pinned_gbps * 1e6), bw->h2d_pinned_gbps * 1e9 / sample_bytes);
-    fmt::print("{:<16} {:>10} {:>9} {:>10} {:>11} {:>8} {:>9}  {}\n", "backend", "ms/frame", "fps", "init ms", "device ms",
-               "x floor", "x upload", "judged against " + std::string(feature.reference));
-    nlohmann::json size_report = {{"size", fmt::format("{}x{}", size.w, size.h)},
-                                  {"frames", frames.size()},
-                                  {"reps", a.reps},
-                                  {"floor_bytes_per_frame", floor_bytes},
-                                  {"upload_bytes_per_frame", sample_bytes},
-                                  {"backends", nlohmann::json::array()}};
-    for (const Row& r : rows) {
-      if (r.refused) {
-        fmt::print("{:<16} REFUSED: {}\n", r.b->name, r.why);
-        size_report["backends"].push_back({{"backend", r.b->name}, {"refused", r.why}});
-        continue;
-      }
-      std::string floor = "-", upload = "-";
-      if (bw && r.device_ms) floor = fmt::format("{:.2f}", *r.device_ms / (floor_bytes / (bw->d2d_gbps * 1e6)));
-      // Upload-limited share: the end-to-end frame rate over what pinned upload bandwidth allows.
-      if (bw && r.b->gpu()) upload = fmt::format("{:.0f}%", 100.0 * (sample_bytes / (bw->h2d_pinned_gbps * 1e6)) / r.frame_ms);
-      fmt::print("{:<16} {:>10.4f} {:>9.1f} {:>10.2f} {:>11} {:>8} {:>9}  {}\n", r.b->name, r.frame_ms, 1e3 / r.frame_ms,
-                 r.init_ms, r.device_ms ? fmt::format("{:.4f}", *r.device_ms) : std::string("-"), floor, upload, r.judged);
-      size_report["backends"].push_back({{"backend", r.b->name},
-                                         {"ms_per_frame", r.frame_ms},
-                                         {"min_ms_per_frame", r.min_ms},
-                                         {"spread", r.spread},
-                                         {"rep_ms_per_frame", r.rep_ms},
-                                         {"rep_device_ms_per_frame", r.rep_device_ms},
-                                         {"init_ms", r.init_ms},
-                                         {"device_ms_per_frame", r.device_ms ? nlohmann::json(*r.device_ms) : nlohmann::json(nullptr)},
-                                         {"judged", r.judged}});
-    }
-    const auto ratios = [&](const char* what, auto time_of) {
-      std::vector<std::pair<std::string, double>> times;
-      for (const Row& r : rows)
-        if (!r.refused && time_of(r)) times.emplace_back(std::string(r.b->name), *time_of(r));
-      print_speedups(what, times);
-    };
-    ratios("end to end", [](const Row& r) -> std::optional<double> { return r.frame_ms; });
-    ratios("device", [](const Row& r) { return r.device_ms; });
-    report["sizes"].push_back(size_report);
+    report["sizes"].push_back(print_size(a, p, size, frames, traffic, bw, rows));
   }
-  if (!a.json.empty()) {
-    write_file(a.json, json_text(report, 2) + "\n", "the JSON output");
-  }
+  if (!a.json.empty()) write_file(a.json, json_text(report, 2) + "\n", "the JSON output");
   if (old_run) {
     const int compared = print_comparison(*old_run, bench_run_from_json(report, "this run"));
     if (rc == kExitPass) rc = compared;

@@ -243,13 +243,30 @@ class ScoreProcesses {
   const fs::path self_;
 };
 
-}  // namespace
+constexpr unsigned kPrefixFrames = 2;
 
-int run_bench_from_file(const BenchArgs& a) {
+// What --from-file compares, resolved in the order a user's mistakes are reported.
+struct FilePlan {
+  const FeatureDescriptor* feature = nullptr;
+  const Backend* reference = nullptr;
+  double startup_ms = 0;  // 0: no device to start
+  std::vector<const Backend*> chosen;
+  Calibration table;
+  std::optional<BenchRun> old_run;
+  unsigned threads = 0;
+  InputArgs clip;
+  std::optional<InputArgs> distorted;
+  Format format;
+  OptionList options;
+  int planes = 0;  // the planes `score` reads for this configuration; the read bound reads the same
+};
+
+FilePlan plan_file_bench(const BenchArgs& a) {
   if (a.reps < 1) throw UsageError("--reps", std::to_string(a.reps), "--reps: at least 1");
   pinned_host_memory(a.host_memory);  // checked before anything is timed
-  const FeatureDescriptor& feature = feature_or_throw(a.feature);
-  const Backend& reference = backend_or_throw(a.feature, std::string(feature.reference));
+  FilePlan p;
+  p.feature = &feature_or_throw(a.feature);
+  p.reference = &backend_or_throw(a.feature, std::string(p.feature->reference));
   // The device is started first, before anything else here touches it: what a fresh process pays.
   bool any_gpu = false;
   if (a.backends.empty()) {
@@ -257,101 +274,95 @@ int run_bench_from_file(const BenchArgs& a) {
   } else {
     for (const std::string& name : split_list(a.backends)) any_gpu = any_gpu || backend_or_throw(a.feature, name).gpu();
   }
-  const double startup_ms = any_gpu ? measure_device_startup(a.device).value_or(0.0) : 0.0;  // 0: no device to start
-  const std::vector<const Backend*> chosen = bench_backends(a);
-  const Calibration table =
-      Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : fs::path(a.calibration));
-  std::optional<BenchRun> old_run;
-  if (!a.compare.empty()) old_run = load_bench_run(a.compare);
-  const unsigned threads = checked_threads(a.threads);
-  const InputArgs clip = input_of(a);
-  const std::optional<InputArgs> distorted = distorted_of(a, clip);
-  Format format;
-  {
-    auto src = open_cli_input(clip);
-    format = src->format();
-  }
-  // The planes `score` reads for this configuration; the read bound reads the same.
-  const int planes = [&] {
-    const auto ex = reference.make(ExtractorContext{});
-    ex->init(format, parse_option_flags(a.options));
-    return ex->planes_read();
-  }();
+  p.startup_ms = any_gpu ? measure_device_startup(a.device).value_or(0.0) : 0.0;
+  p.chosen = bench_backends(a);
+  p.table = Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : fs::path(a.calibration));
+  if (!a.compare.empty()) p.old_run = load_bench_run(a.compare);
+  p.threads = checked_threads(a.threads);
+  p.clip = input_of(a);
+  p.distorted = distorted_of(a, p.clip);
+  p.format = open_cli_input(p.clip)->format();
+  p.options = parse_option_flags(a.options);
+  const auto ex = p.reference->make(ExtractorContext{});
+  ex->init(p.format, p.options);
+  p.planes = ex->planes_read();
+  return p;
+}
 
-  // The read bound of each count of readers the backends use: the file read through by this
-  // process, in the page cache after the first read.
+// The read bound of each count of readers the backends use: the file read through by this
+// process, in the page cache after the first read.
+struct ReadBounds {
   unsigned frames = 0;
-  read_all(clip, distorted, 1, planes, frames);
-  if (frames < 3) throw InputError(clip.path, "frames", std::to_string(frames), "bench --from-file needs at least 3 frames");
   std::map<unsigned, std::vector<double>> read_ms;  // by readers
-  for (const Backend* b : chosen) read_ms.emplace(resolve_readers(a.readers, *b, threads), std::vector<double>{});
+  double file_bytes = 0, read_bytes = 0;
+};
+
+ReadBounds measure_read_bounds(const BenchArgs& a, const FilePlan& p) {
+  ReadBounds rb;
+  read_all(p.clip, p.distorted, 1, p.planes, rb.frames);
+  if (rb.frames < 3) throw InputError(p.clip.path, "frames", std::to_string(rb.frames), "bench --from-file needs at least 3 frames");
+  for (const Backend* b : p.chosen) rb.read_ms.emplace(resolve_readers(a.readers, *b, p.threads), std::vector<double>{});
   for (unsigned r = 0; r < a.reps; ++r)
-    for (auto& [readers, reps] : read_ms) reps.push_back(read_all(clip, distorted, readers, planes, frames));
-  const auto read_bound = [&](const Backend& b) { return median(read_ms.at(resolve_readers(a.readers, b, threads))); };
-  const double clips = distorted ? 2 : 1;
-  const double file_bytes = static_cast<double>(frame_bytes(format, clip.path)) * frames * clips;
-  const double read_bytes = [&] {
-    Frame shape;
-    shape.reset(format);
-    shape.read_leading_planes(planes);
-    return static_cast<double>(shape.read_size()) * frames * clips;
-  }();
+    for (auto& [readers, reps] : rb.read_ms) reps.push_back(read_all(p.clip, p.distorted, readers, p.planes, rb.frames));
+  const double clips = p.distorted ? 2 : 1;
+  rb.file_bytes = static_cast<double>(frame_bytes(p.format, p.clip.path)) * rb.frames * clips;
+  Frame shape;
+  shape.reset(p.format);
+  shape.read_leading_planes(p.planes);
+  rb.read_bytes = static_cast<double>(shape.read_size()) * rb.frames * clips;
+  return rb;
+}
 
-  WorkFolder work;
-  constexpr unsigned kPrefixFrames = 2;
-  const fs::path prefix = work.path() / (clip.width ? "prefix.yuv" : "prefix.y4m");
-  write_prefix(clip, kPrefixFrames, prefix);
-  const fs::path distorted_prefix = work.path() / (clip.width ? "prefix-distorted.yuv" : "prefix-distorted.y4m");
-  if (distorted) write_prefix(*distorted, kPrefixFrames, distorted_prefix);
-  const ScoreProcesses processes(a, clip, distorted, prefix, distorted_prefix, kPrefixFrames, frames, format, threads, work.path());
+// One timed run of a backend: its program alone where it can be, else a whole `score` process.
+std::variant<double, std::string> run_timed(const ScoreProcesses& processes, const fs::path& work, Timings& t, bool prefix,
+                                            ScoreTable* scores) {
+  ScoreTable ignored;
+  if (auto alone = processes.run_program(*t.b, prefix, scores ? *scores : ignored)) {
+    t.program_alone = true;
+    return *alone;
+  }
+  const fs::path json = work / fmt::format("{}.json", t.b->name);
+  auto ran = processes.run(*t.b, prefix, json);
+  if (scores != nullptr && std::holds_alternative<double>(ran))
+    *scores = table_of(read_score_file(json.string(), ScoreFileFormat::libvmaf_json));
+  return ran;
+}
 
-  // The reference's scores, from a process of its own, judge every backend's.
-  const auto expected_run = processes.run(reference, false, work.path() / "reference.json");
-  if (const auto* why = std::get_if<std::string>(&expected_run))
-    throw InputError(clip.path, "reference", std::string(reference.name), "the reference could not score the file: " + *why);
-  const ScoreTable expected = table_of(read_score_file((work.path() / "reference.json").string(), ScoreFileFormat::libvmaf_json));
-
-  // One timed run of a backend: its program alone where it can be, else a whole `score` process.
-  const auto run_once = [&](Timings& t, bool prefix, ScoreTable* scores) -> std::variant<double, std::string> {
-    ScoreTable ignored;
-    if (auto alone = processes.run_program(*t.b, prefix, scores ? *scores : ignored)) {
-      t.program_alone = true;
-      return *alone;
-    }
-    const fs::path json = work.path() / fmt::format("{}.json", t.b->name);
-    auto ran = processes.run(*t.b, prefix, json);
-    if (scores != nullptr && std::holds_alternative<double>(ran))
-      *scores = table_of(read_score_file(json.string(), ScoreFileFormat::libvmaf_json));
-    return ran;
-  };
+// Each backend's warm-up run, its scores judged against the reference's.
+std::vector<Timings> judge_backends(const BenchArgs& a, const FilePlan& p, const ScoreProcesses& processes, const fs::path& work,
+                                    const ScoreTable& expected, unsigned frames) {
   std::vector<Timings> rows;
-  for (const Backend* b : chosen) {
+  for (const Backend* b : p.chosen) {
     Timings t;
     t.b = b;
     ScoreTable scores;
-    const auto warm = run_once(t, false, &scores);  // warm-up, and the check
+    const auto warm = run_timed(processes, work, t, false, &scores);
     if (const auto* why = std::get_if<std::string>(&warm)) {
       t.refused = *why;
     } else {
       scores.set_frames(0, frames);
-      const Judgement j = judge_scores(table, reference, *b, a.device, format, parse_option_flags(a.options), expected, scores);
+      const Judgement j = judge_scores(p.table, *p.reference, *b, a.device, p.format, p.options, expected, scores);
       if (j.fails_row && t.program_alone) t.fails_row = j.why;
       else if (j.refused) t.refused = j.why;
       t.judged = t.fails_row ? "FAILS: " + j.judged : j.judged;
     }
     rows.push_back(std::move(t));
   }
-  // Repetitions interleave the backends, so that a slow spell of the host falls on all of them,
-  // and each repetition starts one backend further on (A B, B A, A B, ...), so that each one's
-  // runs follow every backend's, its own included, equally often. A process pays for what the
-  // one before it left: on the 2-core VM, a `score` right after an exec twin's program that had
-  // freed hundreds of MB took 70 to 100 ms, against 72 to 78 back to back.
+  return rows;
+}
+
+// Repetitions interleave the backends, so that a slow spell of the host falls on all of them,
+// and each repetition starts one backend further on (A B, B A, A B, ...), so that each one's
+// runs follow every backend's, its own included, equally often. A process pays for what the
+// one before it left: on the 2-core VM, a `score` right after an exec twin's program that had
+// freed hundreds of MB took 70 to 100 ms, against 72 to 78 back to back.
+void time_rounds(const BenchArgs& a, const ScoreProcesses& processes, const fs::path& work, std::vector<Timings>& rows) {
   for (unsigned r = 0; r < a.reps; ++r)
     for (std::size_t k = 0; k < rows.size(); ++k) {
       Timings& t = rows[(k + r) % rows.size()];
       if (t.refused) continue;
       for (const bool is_prefix : {false, true}) {
-        const auto ran = run_once(t, is_prefix, nullptr);
+        const auto ran = run_timed(processes, work, t, is_prefix, nullptr);
         if (const auto* why = std::get_if<std::string>(&ran)) {
           t.refused = *why;
           break;
@@ -359,40 +370,81 @@ int run_bench_from_file(const BenchArgs& a) {
         (is_prefix ? t.prefix_ms : t.whole_ms).push_back(std::get<double>(ran));
       }
     }
+}
 
-  const std::string option_text = [&] {
-    std::string s;
-    for (const std::string& o : a.options) s += " " + o;
-    return s;
-  }();
-  const std::string readers_text = a.readers > 0 ? fmt::format("{} reader(s)", a.readers) : "each backend's readers";
-  const std::string pair_text = distorted ? fmt::format(" against the distorted clip {}", distorted->path)
-                                : feature.reads_distorted ? std::string(" (as both clips of each pair: no --distorted)")
-                                                          : std::string();
+std::string readers_text(const BenchArgs& a) {
+  return a.readers > 0 ? fmt::format("{} reader(s)", a.readers) : "each backend's readers";
+}
+
+// The heading, the read bounds and the device's start-up; returns the read bounds' JSON.
+nlohmann::json print_file_heading(const BenchArgs& a, const FilePlan& p, const ReadBounds& rb) {
+  std::string option_text;
+  for (const std::string& o : a.options) option_text += " " + o;
+  const std::string pair_text = p.distorted ? fmt::format(" against the distorted clip {}", p.distorted->path)
+                                : p.feature->reads_distorted ? std::string(" (as both clips of each pair: no --distorted)")
+                                                             : std::string();
   fmt::print("{} from {}{}: {}, {} frames ({:.0f} MB){}; {} into {} memory, CPU backends on {}; median of {} whole "
              "processes each (`twinproof score`, or an exec twin's program) after a warm-up, the backends in turn from a "
              "different one each round, the file in the page cache\n",
-             feature.name, clip.path, pair_text, describe(format), frames, file_bytes / 1e6,
-             option_text.empty() ? std::string() : ", options" + option_text, readers_text, a.host_memory,
-             threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", threads), a.reps);
+             p.feature->name, p.clip.path, pair_text, describe(p.format), rb.frames, rb.file_bytes / 1e6,
+             option_text.empty() ? std::string() : ", options" + option_text, readers_text(a), a.host_memory,
+             p.threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", p.threads), a.reps);
   nlohmann::json read_bounds = nlohmann::json::array();
-  for (const auto& [readers, reps] : read_ms) {
+  for (const auto& [readers, reps] : rb.read_ms) {
     const double bound = median(reps);
     fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read {} with {} reader(s) in this process{}\n",
-               bound, bound / frames, read_bytes / (bound * 1e6), distorted ? "both files" : "the file", readers,
-               read_bytes < file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", read_bytes / 1e6) : "");
+               bound, bound / rb.frames, rb.read_bytes / (bound * 1e6), p.distorted ? "both files" : "the file", readers,
+               rb.read_bytes < rb.file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", rb.read_bytes / 1e6) : "");
     read_bounds.push_back({{"readers", readers}, {"read_ms", bound}, {"rep_read_ms", reps}});
   }
-  if (startup_ms > 0) fmt::print("device start-up: {:.1f} ms (driver initialisation and context creation, device {})\n", startup_ms, a.device);
+  if (p.startup_ms > 0)
+    fmt::print("device start-up: {:.1f} ms (driver initialisation and context creation, device {})\n", p.startup_ms, a.device);
+  return read_bounds;
+}
+
+// A timed backend's line of the table and its JSON.
+nlohmann::json print_file_row(const BenchArgs& a, const FilePlan& p, const ReadBounds& rb, const Timings& t) {
+  const unsigned frames = rb.frames;
+  const double whole = median(t.whole_ms), prefix_whole = median(t.prefix_ms);
+  const double per_frame = (whole - prefix_whole) / (frames - kPrefixFrames);
+  const double fixed = prefix_whole - kPrefixFrames * per_frame;
+  // What cannot be avoided: reading with the same readers, and for a device twin starting the device.
+  const unsigned readers = resolve_readers(a.readers, *t.b, p.threads);
+  const double read_ms = median(rb.read_ms.at(readers));
+  const double bound = read_ms + (t.b->gpu() ? p.startup_ms : 0.0);
+  const auto [lo, hi] = std::minmax_element(t.whole_ms.begin(), t.whole_ms.end());
+  const double spread = (*hi - *lo) / whole;
+  fmt::print("{:<16} {:>10.1f} {:>10.1f} {:>10.3f} {:>9.1f} {:>7} {:>8.2f} {:>8.1f}%  {}\n", t.b->name, whole, fixed, per_frame,
+             1e3 * frames / whole, t.program_alone ? std::string("-") : std::to_string(readers), whole / bound, 100 * spread,
+             t.judged);
+  std::vector<double> rep_per_frame;
+  for (const double ms : t.whole_ms) rep_per_frame.push_back(ms / frames);
+  return {{"backend", t.b->name},
+          {"ms_per_frame", whole / frames},
+          {"rep_ms_per_frame", rep_per_frame},
+          {"spread", spread},
+          {"device_ms_per_frame", nullptr},
+          {"whole_ms", whole},
+          {"rep_whole_ms", t.whole_ms},
+          {"prefix_ms", prefix_whole},
+          {"rep_prefix_ms", t.prefix_ms},
+          {"fixed_ms", fixed},
+          {"marginal_ms_per_frame", per_frame},
+          {"readers", t.program_alone ? nlohmann::json(nullptr) : nlohmann::json(readers)},
+          {"read_ms", read_ms},
+          {"bound_ms", bound},
+          {"x_bound", whole / bound},
+          {"timed", t.program_alone ? "its program alone, on the file itself" : "whole twinproof score processes"},
+          {"judged", t.judged},
+          {"fails_row", t.fails_row ? nlohmann::json(*t.fails_row) : nlohmann::json(nullptr)}};
+}
+
+// The table: a line per backend, the notes under it and the speed-ups; kExitFail when a backend
+// was refused or fails its row. Fills the size's JSON.
+int print_file_table(const BenchArgs& a, const FilePlan& p, const ReadBounds& rb, const std::vector<Timings>& rows,
+                     nlohmann::json& size_report) {
   fmt::print("{:<16} {:>10} {:>10} {:>10} {:>9} {:>7} {:>8} {:>9}  {}\n", "backend", "whole ms", "fixed ms", "ms/frame", "fps",
-             "readers", "x bound", "spread", "judged against " + std::string(feature.reference));
-  nlohmann::json size_report = {{"size", fmt::format("file {} {}", fs::path(clip.path).filename().string(), describe(format))},
-                                {"frames", frames},
-                                {"reps", a.reps},
-                                {"read_bounds", read_bounds},
-                                {"read_bytes", read_bytes},
-                                {"device_startup_ms", startup_ms > 0 ? nlohmann::json(startup_ms) : nlohmann::json(nullptr)},
-                                {"backends", nlohmann::json::array()}};
+             "readers", "x bound", "spread", "judged against " + std::string(p.feature->reference));
   int rc = kExitPass;
   std::vector<std::pair<std::string, double>> whole_times;  // the speed-up table's, of the timed backends
   for (const Timings& t : rows) {
@@ -402,69 +454,72 @@ int run_bench_from_file(const BenchArgs& a) {
       size_report["backends"].push_back({{"backend", t.b->name}, {"refused", *t.refused}});
       continue;
     }
-    const double whole = median(t.whole_ms), prefix_whole = median(t.prefix_ms);
-    whole_times.emplace_back(std::string(t.b->name), whole);
-    const double per_frame = (whole - prefix_whole) / (frames - kPrefixFrames);
-    const double fixed = prefix_whole - kPrefixFrames * per_frame;
-    // What cannot be avoided: reading with the same readers, and for a device twin starting the device.
-    const unsigned readers = resolve_readers(a.readers, *t.b, threads);
-    const double bound = read_bound(*t.b) + (t.b->gpu() ? startup_ms : 0.0);
-    const auto [lo, hi] = std::minmax_element(t.whole_ms.begin(), t.whole_ms.end());
-    const double spread = (*hi - *lo) / whole;
-    fmt::print("{:<16} {:>10.1f} {:>10.1f} {:>10.3f} {:>9.1f} {:>7} {:>8.2f} {:>8.1f}%  {}\n", t.b->name, whole, fixed, per_frame,
-               1e3 * frames / whole, t.program_alone ? std::string("-") : std::to_string(readers), whole / bound, 100 * spread,
-               t.judged);
-    std::vector<double> rep_per_frame;
-    for (const double ms : t.whole_ms) rep_per_frame.push_back(ms / frames);
-    size_report["backends"].push_back({{"backend", t.b->name},
-                                       {"ms_per_frame", whole / frames},
-                                       {"rep_ms_per_frame", rep_per_frame},
-                                       {"spread", spread},
-                                       {"device_ms_per_frame", nullptr},
-                                       {"whole_ms", whole},
-                                       {"rep_whole_ms", t.whole_ms},
-                                       {"prefix_ms", prefix_whole},
-                                       {"rep_prefix_ms", t.prefix_ms},
-                                       {"fixed_ms", fixed},
-                                       {"marginal_ms_per_frame", per_frame},
-                                       {"readers", t.program_alone ? nlohmann::json(nullptr) : nlohmann::json(readers)},
-                                       {"read_ms", read_bound(*t.b)},
-                                       {"bound_ms", bound},
-                                       {"x_bound", whole / bound},
-                                       {"timed", t.program_alone ? "its program alone, on the file itself" : "whole twinproof score processes"},
-                                       {"judged", t.judged},
-                                       {"fails_row", t.fails_row ? nlohmann::json(*t.fails_row) : nlohmann::json(nullptr)}});
+    whole_times.emplace_back(std::string(t.b->name), median(t.whole_ms));
+    size_report["backends"].push_back(print_file_row(a, p, rb, t));
   }
   for (const Timings& t : rows) {
     if (t.program_alone && !t.refused)
-      fmt::print("{}: its program alone, reading the file itself ({}), not a `twinproof score` process\n",
-                 t.b->name, t.b->origin);
+      fmt::print("{}: its program alone, reading the file itself ({}), not a `twinproof score` process\n", t.b->name, t.b->origin);
     if (t.fails_row && !t.refused) {
       rc = kExitFail;
       fmt::print("{}: timed, but it {}\n", t.b->name, *t.fails_row);
     }
   }
   print_speedups("whole run", whole_times);
+  return rc;
+}
+
+nlohmann::json file_setup_json(const BenchArgs& a, const FilePlan& p, unsigned frames) {
   nlohmann::json option_map = nlohmann::json::object();
-  for (const auto& [k, v] : parse_option_flags(a.options)) option_map[k] = v;
+  for (const auto& [k, v] : p.options) option_map[k] = v;
+  return {{"feature", a.feature},
+          {"file", p.clip.path},
+          {"distorted", p.distorted ? nlohmann::json(p.distorted->path) : nlohmann::json(nullptr)},
+          {"format", describe(p.format)},
+          {"bitdepth", p.format.bitdepth},
+          {"chroma", std::string(to_string(p.format.chroma))},
+          {"frames", frames},
+          {"reps", a.reps},
+          {"host_memory", fmt::format("from file, {}, {}", readers_text(a), a.host_memory)},
+          {"options", option_map},
+          {"threads", p.threads},
+          {"device", a.device}};
+}
+
+}  // namespace
+
+int run_bench_from_file(const BenchArgs& a) {
+  const FilePlan p = plan_file_bench(a);
+  const ReadBounds rb = measure_read_bounds(a, p);
+  WorkFolder work;
+  const fs::path prefix = work.path() / (p.clip.width ? "prefix.yuv" : "prefix.y4m");
+  write_prefix(p.clip, kPrefixFrames, prefix);
+  const fs::path distorted_prefix = work.path() / (p.clip.width ? "prefix-distorted.yuv" : "prefix-distorted.y4m");
+  if (p.distorted) write_prefix(*p.distorted, kPrefixFrames, distorted_prefix);
+  const ScoreProcesses processes(a, p.clip, p.distorted, prefix, distorted_prefix, kPrefixFrames, rb.frames, p.format, p.threads,
+                                 work.path());
+  // The reference's scores, from a process of its own, judge every backend's.
+  const auto expected_run = processes.run(*p.reference, false, work.path() / "reference.json");
+  if (const auto* why = std::get_if<std::string>(&expected_run))
+    throw InputError(p.clip.path, "reference", std::string(p.reference->name), "the reference could not score the file: " + *why);
+  const ScoreTable expected = table_of(read_score_file((work.path() / "reference.json").string(), ScoreFileFormat::libvmaf_json));
+  std::vector<Timings> rows = judge_backends(a, p, processes, work.path(), expected, rb.frames);
+  time_rounds(a, processes, work.path(), rows);
+
+  nlohmann::json size_report = {{"size", fmt::format("file {} {}", fs::path(p.clip.path).filename().string(), describe(p.format))},
+                                {"frames", rb.frames},
+                                {"reps", a.reps},
+                                {"read_bounds", print_file_heading(a, p, rb)},
+                                {"read_bytes", rb.read_bytes},
+                                {"device_startup_ms", p.startup_ms > 0 ? nlohmann::json(p.startup_ms) : nlohmann::json(nullptr)},
+                                {"backends", nlohmann::json::array()}};
+  int rc = print_file_table(a, p, rb, rows, size_report);
   const nlohmann::json report = {{"environment", environment_fingerprint()},
-                                 {"setup",
-                                  {{"feature", a.feature},
-                                   {"file", clip.path},
-                                   {"distorted", distorted ? nlohmann::json(distorted->path) : nlohmann::json(nullptr)},
-                                   {"format", describe(format)},
-                                   {"bitdepth", format.bitdepth},
-                                   {"chroma", std::string(to_string(format.chroma))},
-                                   {"frames", frames},
-                                   {"reps", a.reps},
-                                   {"host_memory", fmt::format("from file, {}, {}", readers_text, a.host_memory)},
-                                   {"options", option_map},
-                                   {"threads", threads},
-                                   {"device", a.device}}},
+                                 {"setup", file_setup_json(a, p, rb.frames)},
                                  {"sizes", nlohmann::json::array({size_report})}};
   if (!a.json.empty()) write_file(a.json, json_text(report, 2) + "\n", "the JSON output");
-  if (old_run) {
-    const int compared = print_comparison(*old_run, bench_run_from_json(report, "this run"));
+  if (p.old_run) {
+    const int compared = print_comparison(*p.old_run, bench_run_from_json(report, "this run"));
     if (rc == kExitPass) rc = compared;
   }
   return rc;
