@@ -195,31 +195,8 @@ std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, c
   return out;
 }
 
-ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
-  if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
-  reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
-                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "unnamed_options", "provides", "metric_words", "bitdepths", "chroma", "unsupported_reason",
-                          "unsupported_exit", "refusal_exits", "timeout_s", "commands_by_feature", "requires_cpu", "probe", "variants", "unsupported_if_said"},
-                      file, where);
-  const Reader r{file, t, where};
-  ExecTwinSpec s;
-  s.file = file;
-  s.name = r.text("name", true);
-  check_twin_name(s.name, file, where + ".name");
-  const auto features = t.find("features");
-  if (features == t.end() || !features->is_array() || features->empty())
-    throw InputError(file, where + ".features", features == t.end() ? "(missing)" : json_excerpt(*features), "a non-empty array of feature names");
-  for (std::size_t i = 0; i < features->size(); ++i) {
-    const json& f = (*features)[i];
-    if (!f.is_string() || find_feature(f.get<std::string>()) == nullptr)
-      throw InputError(file, fmt::format("{}.features[{}]", where, i), json_excerpt(f), "no such feature (see `twinproof features`)");
-    s.features.push_back(f.get<std::string>());
-  }
-  s.summary = r.text("summary", true);
-  const std::string device = r.text("device", false, "host");
-  if (device != "host" && device != "gpu") throw InputError(file, where + ".device", device, "'host' or 'gpu' (GPU twins run one at a time per device)");
-  s.kind = device == "gpu" ? BackendKind::gpu : BackendKind::host;
-
+// The executable: the twin itself, a program on PATH, or one an environment variable names.
+void parse_executable(const json& t, const std::string& file, const std::string& where, ExecTwinSpec& s) {
   const auto exe = t.find("executable");
   if (exe == t.end() || !exe->is_object() || exe->size() < 1)
     throw InputError(file, where + ".executable", exe == t.end() ? "(missing)" : json_excerpt(*exe),
@@ -244,7 +221,11 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   } else {
     throw InputError(file, where + ".executable", json_excerpt(*exe), "names self, program or env");
   }
+}
 
+// The command, its options and input, where the scores come out, and per-feature commands.
+void parse_command(const json& t, const std::string& file, const std::string& where, ExecTwinSpec& s) {
+  const Reader r{file, t, where};
   s.command = r.words("command", true);
   s.version_command = r.words("version_command", false);
   const auto options = t.find("options");
@@ -295,6 +276,10 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       throw InputError(file, where + (s.command_by_feature.contains(f) ? ".commands_by_feature." + f : std::string(".command")), "{libvmaf_model}",
                        "feature " + f + " is not a model: libvmaf's tools load no model for it");
   }
+}
+
+// What the twin needs of the CPU, and the probe that asks its program what it can do.
+void parse_probe(const json& t, const std::string& file, const std::string& where, ExecTwinSpec& s) {
   if (const auto rc = t.find("requires_cpu"); rc != t.end()) s.required_cpu = cpu_features(*rc, file, where + ".requires_cpu");
   if (const auto pr = t.find("probe"); pr != t.end()) {
     if (!pr->is_object()) throw InputError(file, where + ".probe", json_excerpt(*pr), "{\"command\": [...], \"contains\": TEXT, \"reason\": TEXT}");
@@ -308,7 +293,11 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       if (s.probe->command[k].find('{') != std::string::npos)  // nothing of a cell is known when it runs
         throw InputError(file, fmt::format("{}.probe.command[{}]", where, k), s.probe->command[k], "a literal word: a probe knows {exe} alone");
   }
+}
 
+// How the program numbers frames and names metrics, the options it ignores or leaves out of
+// its names, and the metrics it provides.
+void parse_metrics(const json& t, const std::string& file, const std::string& where, ExecTwinSpec& s) {
   if (const auto base = t.find("frame_base"); base != t.end()) {
     if (!base->is_number_integer() || base->get<long long>() < 0 || base->get<long long>() > 1)
       throw InputError(file, where + ".frame_base", json_excerpt(*base), "0 or 1: the number the program gives the first frame");
@@ -360,6 +349,11 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       }
     }
   }
+}
+
+// The formats it takes, and how it says it cannot or will not run a cell.
+void parse_limits(const json& t, const std::string& file, const std::string& where, ExecTwinSpec& s) {
+  const Reader r{file, t, where};
   if (const auto b = t.find("bitdepths"); b != t.end()) {
     if (!b->is_array() || b->empty()) throw InputError(file, where + ".bitdepths", json_excerpt(*b), "a non-empty array of 8, 10, 12, 16");
     s.bitdepths.clear();
@@ -401,6 +395,37 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
       throw InputError(file, where + ".timeout_s", json_excerpt(*to), "seconds in (0, 86400]");
     s.timeout_s = to->get<double>();
   }
+}
+
+ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
+  if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
+  reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
+                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "unnamed_options", "provides", "metric_words", "bitdepths", "chroma", "unsupported_reason",
+                          "unsupported_exit", "refusal_exits", "timeout_s", "commands_by_feature", "requires_cpu", "probe", "variants", "unsupported_if_said"},
+                      file, where);
+  const Reader r{file, t, where};
+  ExecTwinSpec s;
+  s.file = file;
+  s.name = r.text("name", true);
+  check_twin_name(s.name, file, where + ".name");
+  const auto features = t.find("features");
+  if (features == t.end() || !features->is_array() || features->empty())
+    throw InputError(file, where + ".features", features == t.end() ? "(missing)" : json_excerpt(*features), "a non-empty array of feature names");
+  for (std::size_t i = 0; i < features->size(); ++i) {
+    const json& f = (*features)[i];
+    if (!f.is_string() || find_feature(f.get<std::string>()) == nullptr)
+      throw InputError(file, fmt::format("{}.features[{}]", where, i), json_excerpt(f), "no such feature (see `twinproof features`)");
+    s.features.push_back(f.get<std::string>());
+  }
+  s.summary = r.text("summary", true);
+  const std::string device = r.text("device", false, "host");
+  if (device != "host" && device != "gpu") throw InputError(file, where + ".device", device, "'host' or 'gpu' (GPU twins run one at a time per device)");
+  s.kind = device == "gpu" ? BackendKind::gpu : BackendKind::host;
+  parse_executable(t, file, where, s);
+  parse_command(t, file, where, s);
+  parse_probe(t, file, where, s);
+  parse_metrics(t, file, where, s);
+  parse_limits(t, file, where, s);
   return s;
 }
 
