@@ -161,19 +161,29 @@ static enum VmafPoolingMethod pooled_method(const char *key) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  const char *input = NULL, *reference = NULL, *distorted = NULL, *feature = NULL, *chroma = "420";
-  unsigned long long cpumask = 0, threads = 0;
-  unsigned width = 0, height = 0, bitdepth = 8, n_options = 0, n_metrics = 0;
+/* The command line, checked. */
+struct Args {
+  const char *reference, *distorted, *feature, *chroma;
+  unsigned long long cpumask, threads;
+  unsigned width, height, bitdepth, n_options, n_metrics;
   const char *options[MAX_ITEMS], *metrics[MAX_ITEMS];
-  int cuda = 0;
+  int cuda;
+  enum VmafPixelFormat pix_fmt;
+  unsigned ss_x, ss_y; /* chroma subsampling shifts */
+};
+
+/* Reads the flags into `a`; -1 to go on, else the exit status (--version, an unknown flag). A bad
+ * value ends the process through usage(). */
+static int parse_args(int argc, char **argv, struct Args *a) {
+  const char *input = NULL;
+  *a = (struct Args){.chroma = "420", .bitdepth = 8, .ss_x = 1, .ss_y = 1};
   for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--cuda")) {
-      cuda = 1;
+    const char *f = argv[i];
+    if (!strcmp(f, "--cuda")) {
+      a->cuda = 1;
       continue;
     }
-    if (!strcmp(a, "--version")) {
+    if (!strcmp(f, "--version")) {
       printf("twinproof-libvmaf-driver, libvmaf %s%s\n", vmaf_version(),
 #ifdef TWINPROOF_DRIVER_CUDA
              " (built with CUDA)"
@@ -185,71 +195,74 @@ int main(int argc, char **argv) {
     }
     if (i + 1 >= argc) usage("every flag but --cuda and --version takes a value");
     const char *v = argv[++i];
-    if (!strcmp(a, "--input")) input = v;
-    else if (!strcmp(a, "--reference")) reference = v;
-    else if (!strcmp(a, "--distorted")) distorted = v;
-    else if (!strcmp(a, "--cpumask")) cpumask = whole(a, v);
-    else if (!strcmp(a, "--threads")) {
-      threads = whole(a, v);
-      if (threads > 1024) usage("--threads is at most 1024");
+    if (!strcmp(f, "--input")) input = v;
+    else if (!strcmp(f, "--reference")) a->reference = v;
+    else if (!strcmp(f, "--distorted")) a->distorted = v;
+    else if (!strcmp(f, "--cpumask")) a->cpumask = whole(f, v);
+    else if (!strcmp(f, "--threads")) {
+      a->threads = whole(f, v);
+      if (a->threads > 1024) usage("--threads is at most 1024");
     }
-    else if (!strcmp(a, "--width")) width = number(a, v);
-    else if (!strcmp(a, "--height")) height = number(a, v);
-    else if (!strcmp(a, "--bitdepth")) bitdepth = number(a, v);
-    else if (!strcmp(a, "--chroma")) chroma = v;
-    else if (!strcmp(a, "--feature")) feature = v;
-    else if (!strcmp(a, "--option")) {
-      if (n_options == MAX_ITEMS) usage("too many --option");
-      options[n_options++] = v;
-    } else if (!strcmp(a, "--metric")) {
-      if (n_metrics == MAX_ITEMS) usage("too many --metric");
-      metrics[n_metrics++] = v;
+    else if (!strcmp(f, "--width")) a->width = number(f, v);
+    else if (!strcmp(f, "--height")) a->height = number(f, v);
+    else if (!strcmp(f, "--bitdepth")) a->bitdepth = number(f, v);
+    else if (!strcmp(f, "--chroma")) a->chroma = v;
+    else if (!strcmp(f, "--feature")) a->feature = v;
+    else if (!strcmp(f, "--option")) {
+      if (a->n_options == MAX_ITEMS) usage("too many --option");
+      a->options[a->n_options++] = v;
+    } else if (!strcmp(f, "--metric")) {
+      if (a->n_metrics == MAX_ITEMS) usage("too many --metric");
+      a->metrics[a->n_metrics++] = v;
     } else {
-      fprintf(stderr, "twinproof-libvmaf-driver: unknown flag '%s'\n", a);
+      fprintf(stderr, "twinproof-libvmaf-driver: unknown flag '%s'\n", f);
       return 2;
     }
   }
-  if (input && (reference || distorted)) usage("--input is one clip as both pictures: give it, or --reference and --distorted");
-  if (input) reference = distorted = input;
-  if (!reference || !distorted) usage("--reference and --distorted (or --input) are required");
-  if (!feature || !width || !height || !n_metrics) usage("--width, --height, --feature and --metric are required");
-  if (bitdepth != 8 && bitdepth != 10 && bitdepth != 12 && bitdepth != 16) usage("--bitdepth is 8, 10, 12 or 16");
-  enum VmafPixelFormat pix_fmt;
-  unsigned ss_x = 1, ss_y = 1;
-  if (!strcmp(chroma, "420")) pix_fmt = VMAF_PIX_FMT_YUV420P;
-  else if (!strcmp(chroma, "422")) pix_fmt = VMAF_PIX_FMT_YUV422P, ss_y = 0;
-  else if (!strcmp(chroma, "444")) pix_fmt = VMAF_PIX_FMT_YUV444P, ss_x = 0, ss_y = 0;
-  else if (!strcmp(chroma, "400")) pix_fmt = VMAF_PIX_FMT_YUV400P;
+  if (input && (a->reference || a->distorted)) usage("--input is one clip as both pictures: give it, or --reference and --distorted");
+  if (input) a->reference = a->distorted = input;
+  if (!a->reference || !a->distorted) usage("--reference and --distorted (or --input) are required");
+  if (!a->feature || !a->width || !a->height || !a->n_metrics) usage("--width, --height, --feature and --metric are required");
+  if (a->bitdepth != 8 && a->bitdepth != 10 && a->bitdepth != 12 && a->bitdepth != 16) usage("--bitdepth is 8, 10, 12 or 16");
+  if (!strcmp(a->chroma, "420")) a->pix_fmt = VMAF_PIX_FMT_YUV420P;
+  else if (!strcmp(a->chroma, "422")) a->pix_fmt = VMAF_PIX_FMT_YUV422P, a->ss_y = 0;
+  else if (!strcmp(a->chroma, "444")) a->pix_fmt = VMAF_PIX_FMT_YUV444P, a->ss_x = 0, a->ss_y = 0;
+  else if (!strcmp(a->chroma, "400")) a->pix_fmt = VMAF_PIX_FMT_YUV400P;
   else usage("--chroma is 420, 422, 444 or 400");
+  return -1;
+}
+
+/* libvmaf's context with the feature (or the model and its features) in use, on the CUDA state
+ * with --cuda; *model is the loaded model or NULL. Returns 0, or 3 when this build or this machine
+ * cannot do what was asked (the twin is not supported here). */
+static int open_context(const struct Args *a, VmafContext **vmaf, VmafModel **model) {
 #ifndef TWINPROOF_DRIVER_CUDA
-  if (cuda) {
+  if (a->cuda) {
     fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this driver was built without CUDA (build it with scripts/build-libvmaf.sh --cuda)\n");
     return 3;
   }
 #endif
-
-  const int is_model = !strcmp(feature, "vmaf");
-  const char *extractor = feature;
-  char cuda_extractor[256];
-  if (cuda && !is_model) {
-    if (snprintf(cuda_extractor, sizeof cuda_extractor, "%s_cuda", feature) >= (int)sizeof cuda_extractor) usage("--feature is too long");
+  const int is_model = !strcmp(a->feature, "vmaf");
+  const char *extractor = a->feature;
+  static char cuda_extractor[256];
+  if (a->cuda && !is_model) {
+    if (snprintf(cuda_extractor, sizeof cuda_extractor, "%s_cuda", a->feature) >= (int)sizeof cuda_extractor) usage("--feature is too long");
     extractor = cuda_extractor;
     /* A probe on a scratch context (an extractor is only initialised at the first picture). It
      * cannot check the options: libvmaf ignores a key that is not in an extractor's option table,
      * so an option the CUDA extractor lacks is silently not applied (the scores show it). */
     if (!has_extractor(extractor)) {
-      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this libvmaf has no CUDA extractor of %s (no extractor named %s)\n", feature,
+      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this libvmaf has no CUDA extractor of %s (no extractor named %s)\n", a->feature,
               extractor);
       return 3;
     }
   }
   VmafConfiguration cfg = {
-      .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = (unsigned)threads, .n_subsample = 1, .cpumask = cpumask, .gpumask = 0};
-  VmafContext *vmaf = NULL;
-  check(vmaf_init(&vmaf, cfg), "vmaf_init");
+      .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = (unsigned)a->threads, .n_subsample = 1, .cpumask = a->cpumask, .gpumask = 0};
+  check(vmaf_init(vmaf, cfg), "vmaf_init");
 #ifdef TWINPROOF_DRIVER_CUDA
-  VmafCudaState *cu_state = NULL;
-  if (cuda) {
+  if (a->cuda) {
+    VmafCudaState *cu_state = NULL;
     VmafCudaConfiguration cu_cfg = {.cu_ctx = NULL};
     /* No driver or device here: the twin cannot run on this machine (not a refusal). */
     const int err = vmaf_cuda_state_init(&cu_state, cu_cfg);
@@ -257,17 +270,46 @@ int main(int argc, char **argv) {
       fprintf(stderr, "twinproof-libvmaf-driver: --cuda: vmaf_cuda_state_init failed (%d): no usable CUDA driver or device\n", err);
       return 3;
     }
-    check(vmaf_cuda_import_state(vmaf, cu_state), "vmaf_cuda_import_state");
+    check(vmaf_cuda_import_state(*vmaf, cu_state), "vmaf_cuda_import_state");
   }
 #endif
-  VmafModel *model = NULL;
+  *model = NULL;
   if (is_model) {
-    model = load_model(options, n_options);
-    check(vmaf_use_features_from_model(vmaf, model), "vmaf_use_features_from_model");
+    *model = load_model(a->options, a->n_options);
+    check(vmaf_use_features_from_model(*vmaf, *model), "vmaf_use_features_from_model");
   } else {
-    check(vmaf_use_feature(vmaf, extractor, dictionary(options, n_options)), "vmaf_use_feature (the feature or its options)");
+    check(vmaf_use_feature(*vmaf, extractor, dictionary(a->options, a->n_options)), "vmaf_use_feature (the feature or its options)");
   }
+  return 0;
+}
 
+/* One frame of the file into a libvmaf picture. The file stores chroma planes of ceil(w/2) x
+ * ceil(h/2) samples (4:2:0, odd sizes); libvmaf allocates floor(w/2) x floor(h/2). Copy what
+ * libvmaf holds: the last column and row of an odd-sized chroma plane do not reach it (and
+ * copying them would overrun its buffer). Host pictures in both cases: with a CUDA state
+ * imported, libvmaf uploads them itself (the path its own vmaf tool takes), so the driver needs
+ * no API newer than the state's. */
+static void to_picture(const struct Args *a, const unsigned char *src, VmafPicture *pic) {
+  const unsigned bytes = a->bitdepth > 8 ? 2 : 1;
+  const unsigned cw = (a->width + a->ss_x) >> a->ss_x, ch = (a->height + a->ss_y) >> a->ss_y;
+  const unsigned planes = a->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+  check(vmaf_picture_alloc(pic, a->pix_fmt, a->bitdepth, a->width, a->height), "vmaf_picture_alloc");
+  size_t offset = 0;
+  for (unsigned plane = 0; plane < planes; ++plane) {
+    const unsigned w = plane ? cw : a->width, h = plane ? ch : a->height;
+    const unsigned copy_w = pic->w[plane] < w ? pic->w[plane] : w;
+    const unsigned copy_h = pic->h[plane] < h ? pic->h[plane] : h;
+    for (unsigned y = 0; y < copy_h; ++y)
+      memcpy((unsigned char *)pic->data[plane] + (size_t)pic->stride[plane] * y, src + offset + (size_t)y * w * bytes,
+             (size_t)copy_w * bytes);
+    offset += (size_t)w * h * bytes;
+  }
+}
+
+/* Every frame of the pair into libvmaf, then the flush. Returns 0 with the count in *frames, or
+ * the exit status: 2 for a file that cannot be read or clips of unequal length, 1 out of memory. */
+static int feed_frames(const struct Args *a, VmafContext *vmaf, unsigned *frames) {
+  const char *reference = a->reference, *distorted = a->distorted;
   FILE *files[2] = {fopen(reference, "rb"), distorted == reference ? NULL : fopen(distorted, "rb")};
   const char *names[2] = {reference, distorted};
   for (int p = 0; p < 2; ++p)
@@ -275,73 +317,72 @@ int main(int argc, char **argv) {
       fprintf(stderr, "twinproof-libvmaf-driver: %s: %s\n", names[p], strerror(errno));
       return 2;
     }
-  const unsigned bytes = bitdepth > 8 ? 2 : 1;
-  const unsigned cw = (width + ss_x) >> ss_x, ch = (height + ss_y) >> ss_y;
-  const unsigned planes = pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
-  const size_t frame_bytes = (size_t)bytes * ((size_t)width * height + (planes == 3 ? 2 * (size_t)cw * ch : 0));
+  const unsigned bytes = a->bitdepth > 8 ? 2 : 1;
+  const unsigned cw = (a->width + a->ss_x) >> a->ss_x, ch = (a->height + a->ss_y) >> a->ss_y;
+  const unsigned planes = a->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+  const size_t frame_bytes = (size_t)bytes * ((size_t)a->width * a->height + (planes == 3 ? 2 * (size_t)cw * ch : 0));
   unsigned char *frame[2] = {malloc(frame_bytes), malloc(frame_bytes)};
   if (!frame[0] || !frame[1]) return 1;
-  unsigned frames = 0;
+  *frames = 0;
   for (;;) {
-    const int have_ref = read_frame(files[0], reference, frames, frame[0], frame_bytes);
-    const int have_dist = files[1] ? read_frame(files[1], distorted, frames, frame[1], frame_bytes) : have_ref;
+    const int have_ref = read_frame(files[0], reference, *frames, frame[0], frame_bytes);
+    const int have_dist = files[1] ? read_frame(files[1], distorted, *frames, frame[1], frame_bytes) : have_ref;
     if (have_ref != have_dist) {
-      fprintf(stderr, "twinproof-libvmaf-driver: %s holds %u frames and %s more\n", have_ref ? distorted : reference, frames,
+      fprintf(stderr, "twinproof-libvmaf-driver: %s holds %u frames and %s more\n", have_ref ? distorted : reference, *frames,
               have_ref ? reference : distorted);
       return 2;
     }
     if (!have_ref) break;
     VmafPicture pics[2];
-    for (int p = 0; p < 2; ++p) {
-      const unsigned char *src = files[1] ? frame[p] : frame[0];
-      /* Host pictures in both cases: with a CUDA state imported, libvmaf uploads them itself
-       * (the path its own vmaf tool takes), so the driver needs no API newer than the state's. */
-      check(vmaf_picture_alloc(&pics[p], pix_fmt, bitdepth, width, height), "vmaf_picture_alloc");
-      /* The file stores chroma planes of ceil(w/2) x ceil(h/2) samples (4:2:0, odd sizes);
-       * libvmaf allocates floor(w/2) x floor(h/2). Copy what libvmaf holds: the last column and
-       * row of an odd-sized chroma plane do not reach it (and copying them would overrun its
-       * buffer). */
-      size_t offset = 0;
-      for (unsigned plane = 0; plane < planes; ++plane) {
-        const unsigned w = plane ? cw : width, h = plane ? ch : height;
-        const unsigned copy_w = pics[p].w[plane] < w ? pics[p].w[plane] : w;
-        const unsigned copy_h = pics[p].h[plane] < h ? pics[p].h[plane] : h;
-        for (unsigned y = 0; y < copy_h; ++y)
-          memcpy((unsigned char *)pics[p].data[plane] + (size_t)pics[p].stride[plane] * y, src + offset + (size_t)y * w * bytes,
-                 (size_t)copy_w * bytes);
-        offset += (size_t)w * h * bytes;
-      }
-    }
-    check(vmaf_read_pictures(vmaf, &pics[0], &pics[1], frames), "vmaf_read_pictures");
-    ++frames;
+    for (int p = 0; p < 2; ++p) to_picture(a, files[1] ? frame[p] : frame[0], &pics[p]);
+    check(vmaf_read_pictures(vmaf, &pics[0], &pics[1], *frames), "vmaf_read_pictures");
+    ++*frames;
   }
   for (int p = 0; p < 2; ++p) {
     if (files[p]) fclose(files[p]);
     free(frame[p]);
   }
-  if (frames == 0) usage("the input holds no frame");
+  if (*frames == 0) usage("the input holds no frame");
   check(vmaf_read_pictures(vmaf, NULL, NULL, 0), "vmaf_read_pictures (flush)");
-  /* Each frame's score, written into the collector under the model's name. */
-  for (unsigned i = 0; model && i < frames; ++i) {
-    double score = 0;
-    check(vmaf_score_at_index(vmaf, model, &score, i), "vmaf_score_at_index");
-  }
+  return 0;
+}
 
+/* The table: a line per frame, each requested key's score as %a (empty where libvmaf has none). */
+static void print_scores(const struct Args *a, VmafContext *vmaf, VmafModel *model, unsigned frames) {
   printf("Frame,");
-  for (unsigned k = 0; k < n_metrics; ++k) printf("%s,", metrics[k]);
+  for (unsigned k = 0; k < a->n_metrics; ++k) printf("%s,", a->metrics[k]);
   printf("\n");
   for (unsigned i = 0; i < frames; ++i) {
     printf("%u,", i);
-    for (unsigned k = 0; k < n_metrics; ++k) {
+    for (unsigned k = 0; k < a->n_metrics; ++k) {
       double score = 0;
-      const enum VmafPoolingMethod method = model ? pooled_method(metrics[k]) : 0;
+      const enum VmafPoolingMethod method = model ? pooled_method(a->metrics[k]) : 0;
       if (method ? vmaf_score_pooled(vmaf, model, method, &score, 0, i) == 0
-                 : vmaf_feature_score_at_index(vmaf, metrics[k], &score, i) == 0)
+                 : vmaf_feature_score_at_index(vmaf, a->metrics[k], &score, i) == 0)
         printf("%a", score);
       printf(",");
     }
     printf("\n");
   }
+}
+
+int main(int argc, char **argv) {
+  static struct Args a;
+  const int parsed = parse_args(argc, argv, &a);
+  if (parsed >= 0) return parsed;
+  VmafContext *vmaf = NULL;
+  VmafModel *model = NULL;
+  const int opened = open_context(&a, &vmaf, &model);
+  if (opened) return opened;
+  unsigned frames = 0;
+  const int fed = feed_frames(&a, vmaf, &frames);
+  if (fed) return fed;
+  /* Each frame's score, written into the collector under the model's name. */
+  for (unsigned i = 0; model && i < frames; ++i) {
+    double score = 0;
+    check(vmaf_score_at_index(vmaf, model, &score, i), "vmaf_score_at_index");
+  }
+  print_scores(&a, vmaf, model, frames);
   check(vmaf_close(vmaf), "vmaf_close");
   if (model) vmaf_model_destroy(model);
   return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
