@@ -183,6 +183,74 @@ int write_ctest_script(const Matrix& m, const std::vector<Cell>& cells, const fs
   return kExitPass;
 }
 
+// The calibration table's loosenings (against --baseline when given): refused without
+// --allow-loosen, else notes the run reports.
+std::vector<std::string> loosening_notes(const GateArgs& a, const Calibration& table) {
+  std::optional<Calibration> baseline;
+  if (!a.baseline.empty()) baseline = Calibration::load(a.baseline);
+  std::vector<std::string> notes;
+  for (const Loosening& l : table.loosenings(baseline ? &*baseline : nullptr)) {
+    const std::string text = fmt::format("calibration loosened: {} (was {}, {}); reason: {}", l.row->describe(), l.from,
+                                         l.where, l.row->reason);
+    if (!a.allow_loosen)
+      throw InputError(table.file().string(), fmt::format("rows[{}]", l.row->index), l.row->tolerance.describe(),
+                       text + "; pass --allow-loosen to accept it (the run will report it)");
+    notes.push_back(text);
+  }
+  return notes;
+}
+
+GateOptions gate_options(const GateArgs& a) {
+  GateOptions o;
+  o.jobs = a.jobs;
+  o.devices = parse_devices(a.devices);
+  o.require = a.require;
+  o.with_mutants = a.with_mutants;
+  o.cell_timeout_s = a.cell_timeout;
+  o.today = a.today;
+  o.report_dir = a.report_dir;
+  o.progress = !a.quiet;
+  o.max_failures = a.max_failures;
+  o.repeat = a.repeat;
+  o.concurrent = a.concurrent;
+  o.gpu_workers = a.gpu_workers;
+  o.heartbeat_s = a.heartbeat;
+  return o;
+}
+
+// Before any cell runs, a report folder holds an empty record, the selection, and reports that
+// say this run has not finished: an earlier run's reports must not outlive its start (if this
+// run is killed, by SIGKILL or a plugin that ends the process, they would say PASS beside this
+// run's record).
+void start_report_folder(const GateArgs& a, const Matrix& m, const std::optional<Shard>& shard, const std::vector<Cell>& cells) {
+  const fs::path dir = a.report_dir;
+  write_file(dir / "results.jsonl", "", "the results record");  // first: no earlier verdict may be read as this run's
+  write_selection(dir, m, a.filters, shard, cells.size());
+  std::vector<CellResult> pending;
+  for (const Cell& c : cells) pending.push_back(no_verdict(c.id, "no verdict yet: the run writing this folder has not finished"));
+  const nlohmann::json started = environment_fingerprint();
+  render_reports(a.report_dir, pending, started,
+                 {fmt::format("INCOMPLETE: the run started at {} (pid {}) has not finished writing this folder; if it is no longer "
+                              "running, it was killed: `twinproof report {}` renders what it recorded",
+                              started.value("time", "?"), ::getpid(), a.report_dir)});
+}
+
+// The run's closing lines: the counts, the time, the failures, the verdict.
+void print_gate_end(const GateArgs& a, const Matrix& m, const GateOutcome& out, const RunTally& tally, double report_s) {
+  fmt::print("gate: matrix {}: {}{}\n", m.name, tally.counts_text(),
+             out.interrupted_by  ? " (INCOMPLETE)"
+             : out.stopped_early ? fmt::format(" (--max-failures {})", a.max_failures)
+                                 : "");
+  fmt::print("gate: time: {}; reports {:.1f} s\n", describe(out.times), report_s);
+  if (tally.judged_nothing && tally.total > 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
+  fmt::print("{}", failure_recap(out.results));
+  if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
+  fmt::print("{}: {}\n", tally.verdict, tally.junit_text());
+  if (!out.interrupted_by && tally.judged_nothing && !a.allow_empty)
+    fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
+                       "pass --allow-empty if that is expected\n");
+}
+
 int run_gate_command(const GateArgs& a) {
   // Ctrl-C or SIGTERM: the cells running finish (or stop between frames), the rest get no
   // verdict, and the reports below say INCOMPLETE. Installed first, so that a stop while the
@@ -202,54 +270,19 @@ int run_gate_command(const GateArgs& a) {
   }
   const Calibration table = Calibration::load(a.calibration.empty() ? default_calibration() : fs::path(a.calibration));
   check_waiver_reach(table, m.cells);
-  std::optional<Calibration> baseline;
-  if (!a.baseline.empty()) baseline = Calibration::load(a.baseline);
-  std::vector<std::string> notes;
-  for (const Loosening& l : table.loosenings(baseline ? &*baseline : nullptr)) {
-    const std::string text = fmt::format("calibration loosened: {} (was {}, {}); reason: {}", l.row->describe(), l.from,
-                                         l.where, l.row->reason);
-    if (!a.allow_loosen)
-      throw InputError(table.file().string(), fmt::format("rows[{}]", l.row->index), l.row->tolerance.describe(),
-                       text + "; pass --allow-loosen to accept it (the run will report it)");
-    notes.push_back(text);
-  }
-  GateOptions o;
-  o.jobs = a.jobs;
-  o.devices = parse_devices(a.devices);
-  o.require = a.require;
-  o.with_mutants = a.with_mutants;
-  o.cell_timeout_s = a.cell_timeout;
-  o.today = a.today;
-  o.report_dir = a.report_dir;
-  o.progress = !a.quiet;
-  o.max_failures = a.max_failures;
-  o.repeat = a.repeat;
-  o.concurrent = a.concurrent;
-  o.gpu_workers = a.gpu_workers;
-  o.heartbeat_s = a.heartbeat;
+  std::vector<std::string> notes = loosening_notes(a, table);
+  const GateOptions o = gate_options(a);
   // One run per report folder at a time: a second one would tear the first one's record.
   std::optional<FolderLock> lock;
   if (!a.report_dir.empty()) {
     lock.emplace(a.report_dir, "--report-dir");
-    const fs::path dir = a.report_dir;
-    write_file(dir / "results.jsonl", "", "the results record");  // first: no earlier verdict may be read as this run's
-    write_selection(dir, m, a.filters, shard, cells.size());
-    // An earlier run's reports must not outlive the start of this one: if this run is killed
-    // (SIGKILL, a plugin that ends the process) they would say PASS beside this run's record.
-    // Until the end, every report says that this run has not finished.
-    std::vector<CellResult> pending;
-    for (const Cell& c : cells) pending.push_back(no_verdict(c.id, "no verdict yet: the run writing this folder has not finished"));
-    const nlohmann::json started = environment_fingerprint();
-    render_reports(a.report_dir, pending, started,
-                   {fmt::format("INCOMPLETE: the run started at {} (pid {}) has not finished writing this folder; if it is no longer "
-                                "running, it was killed: `twinproof report {}` renders what it recorded",
-                                started.value("time", "?"), ::getpid(), a.report_dir)});
+    start_report_folder(a, m, shard, cells);
   }
   for (const std::string& n : notes) fmt::print(stderr, "twinproof: {}\n", n);
   const GateOutcome out = run_gate(cells, table, o);
   const nlohmann::json env = environment_fingerprint();
   // One tally for the process and every report: its counts, verdict and exit code.
-  const RunEnd end{out.interrupted_by, a.allow_empty};
+  const RunEnd end{.interrupted_by = out.interrupted_by, .allow_empty = a.allow_empty, .selection_unknown = {}};
   const RunTally tally = tally_run(out.results, end);
   const std::size_t unjudged = tally.of(Tally::no_verdict);
   if (out.interrupted_by)
@@ -260,18 +293,7 @@ int run_gate_command(const GateArgs& a) {
   const auto rendering = std::chrono::steady_clock::now();
   if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes, end);
   const double report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - rendering).count();
-  fmt::print("gate: matrix {}: {}{}\n", m.name, tally.counts_text(),
-             out.interrupted_by  ? " (INCOMPLETE)"
-             : out.stopped_early ? fmt::format(" (--max-failures {})", a.max_failures)
-                                 : "");
-  fmt::print("gate: time: {}; reports {:.1f} s\n", describe(out.times), report_s);
-  if (tally.judged_nothing && tally.total > 0) fmt::print("gate: no cell ran: every selected backend is unavailable\n");
-  fmt::print("{}", failure_recap(out.results));
-  if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
-  fmt::print("{}: {}\n", tally.verdict, tally.junit_text());
-  if (!out.interrupted_by && tally.judged_nothing && !a.allow_empty)
-    fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
-                       "pass --allow-empty if that is expected\n");
+  print_gate_end(a, m, out, tally, report_s);
   return tally.exit_code;
 }
 
@@ -413,9 +435,8 @@ int run_report(const std::string& dir) {
   return tally.exit_code;
 }
 
-}  // namespace
-
-void add_gate(CLI::App& app, int& rc) {
+// gate: run a matrix.
+void add_gate_run(CLI::App& app, int& rc) {
   auto a = std::make_shared<GateArgs>();
   CLI::App* sub = app.add_subcommand("gate", "Run a matrix's cells and judge each by the calibration table");
   CLI::Option* matrix = sub->add_option("--matrix", a->matrix_text, "Matrix file, or a shipped matrix's name (default: gate)");
@@ -455,7 +476,10 @@ void add_gate(CLI::App& app, int& rc) {
     if (matrix->count() > 0) a->matrix = a->matrix_text;
     rc = run_gate_command(*a);
   });
+}
 
+// merge: join shards' results.
+void add_merge(CLI::App& app, int& rc) {
   auto m = std::make_shared<MergeArgs>();
   CLI::App* merge = app.add_subcommand("merge", "Join shard results; fails on a missing or duplicated cell");
   merge->add_option("shards", m->shards, "Report folders of the shards")->required();
@@ -470,7 +494,10 @@ void add_gate(CLI::App& app, int& rc) {
     if (merge_filter->count() > 0) m->filters = m->filter_list;
     rc = run_merge(*m);
   });
+}
 
+// calibrate: propose rows from runs' records.
+void add_calibrate(CLI::App& app, int& rc) {
   struct CalibrateArgs {
     std::vector<std::string> dirs;
     std::string calibration, output = "calibration.proposed.json";
@@ -496,11 +523,23 @@ void add_gate(CLI::App& app, int& rc) {
     fmt::print("calibrate: proposed table written to {} (ci/calibration.json is unchanged)\n", c->output);
     rc = kExitPass;
   });
+}
 
+// report: render the reports of a record again.
+void add_report(CLI::App& app, int& rc) {
   auto dir = std::make_shared<std::string>();
   CLI::App* report = app.add_subcommand("report", "Render the reports again from a results.jsonl (an interrupted run too)");
   report->add_option("dir", *dir, "A gate report folder")->required();
   report->callback([dir, &rc] { rc = run_report(*dir); });
+}
+
+}  // namespace
+
+void add_gate(CLI::App& app, int& rc) {
+  add_gate_run(app, rc);
+  add_merge(app, rc);
+  add_calibrate(app, rc);
+  add_report(app, rc);
 }
 
 }  // namespace twinproof::cli

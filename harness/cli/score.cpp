@@ -159,7 +159,9 @@ std::string model_feature_options(const std::string& text) {
   return options;
 }
 
-int run_score(const ScoreArgs& a) {
+// The features to score, each with its options, from --feature, -m/--model and --option; every
+// name checked before anything is read.
+std::vector<FeatureRun> plan_feature_runs(const ScoreArgs& a) {
   require_input(a.input);
   std::vector<std::string> given = a.features;
   // vmaf's model flag is the vmaf feature with that model; a pair with neither names the default
@@ -192,12 +194,11 @@ int run_score(const ScoreArgs& a) {
     for (auto& o : parse_option_flags(a.options)) r.options.push_back(std::move(o));
     runs.push_back(std::move(r));
   }
-  const std::optional<DocumentPlan> plan = plan_document(a, *runs.front().feature);
-  const NumberStyle style = parse_number_style(a.precision, "--precision");
-  const FrameRange range = a.frames.empty() ? FrameRange{} : parse_frame_range(a.frames);
-  Format format{};
-  std::string source_name;
-  const auto t0 = std::chrono::steady_clock::now();
+  return runs;
+}
+
+// Each feature over the clips, read afresh per feature; the format and name of the clip read.
+void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<FeatureRun>& runs, Format& format, std::string& source_name) {
   for (FeatureRun& r : runs) {
     const Backend& b = backend_or_throw(std::string(r.feature->name), a.backend);
     RunOptions run;
@@ -220,13 +221,14 @@ int run_score(const ScoreArgs& a) {
     }
     r.metrics = ex->metrics();
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // Everything is known before anything is printed: a failure above leaves no partial table.
-  // One table of every feature's metrics, each under the key the output uses (libvmaf's with
-  // --vmaf-names): two features may not write one key.
+}
+
+// One table of every feature's metrics, each under the key the output uses (libvmaf's with
+// --vmaf-names): two features may not write one key. `columns` pairs each metric's key in the
+// table with the key printed.
+ScoreTable merge_runs(const ScoreArgs& a, const std::vector<FeatureRun>& runs, std::vector<std::pair<std::string, std::string>>& columns) {
   ScoreTable table;
   table.set_frames(runs.front().table.first_frame(), runs.front().table.frames());
-  std::vector<std::pair<std::string, std::string>> columns;
   for (const FeatureRun& r : runs) {
     const auto add = [&](const std::string& metric, const std::string& key) {
       for (const auto& c : columns)
@@ -244,40 +246,61 @@ int run_score(const ScoreArgs& a) {
       for (const std::string& m : r.metrics) add(m, m);
     }
   }
+  return table;
+}
+
+// The score document (-o/--json/--xml/--csv), libvmaf's shape; with -o - on stdout.
+void write_document(const ScoreArgs& a, const DocumentPlan& plan, NumberStyle style, const std::vector<FeatureRun>& runs,
+                    const ScoreTable& table, const std::vector<std::pair<std::string, std::string>>& columns, const Format& format,
+                    const std::string& source_name, double seconds) {
+  VmafDocument doc;
+  doc.table = &table;
+  doc.columns = columns;
+  doc.version = "twinproof " TWINPROOF_VERSION;
+  doc.fps = seconds > 0 ? table.frames() / seconds : 0;
+  doc.width = format.width;
+  doc.height = format.height;
+  if (!a.vmaf_names) {  // with libvmaf's names the document is libvmaf's shape and nothing else
+    const auto option_map = [](const OptionList& options) {
+      nlohmann::json opts = nlohmann::json::object();
+      for (const auto& [k, v] : options) opts[k] = v;
+      return opts;
+    };
+    doc.provenance = {{"input", source_name}, {"format", describe(format)}};
+    if (!a.distorted.empty()) doc.provenance["distorted"] = a.distorted;
+    if (runs.size() == 1) {
+      doc.provenance["feature"] = runs.front().feature->name;
+      doc.provenance["backend"] = a.backend;
+      doc.provenance["options"] = option_map(runs.front().options);
+    } else {
+      doc.provenance["backend"] = a.backend;
+      for (const FeatureRun& r : runs)
+        doc.provenance["features"].push_back({{"feature", r.feature->name}, {"options", option_map(r.options)}});
+    }
+  }
+  const std::string text = render_vmaf(doc, plan.format, style);
+  if (plan.destination == "-") std::cout << text;
+  else write_file(plan.destination, text, "the score output");
+}
+
+int run_score(const ScoreArgs& a) {
+  std::vector<FeatureRun> runs = plan_feature_runs(a);
+  const std::optional<DocumentPlan> plan = plan_document(a, *runs.front().feature);
+  const NumberStyle style = parse_number_style(a.precision, "--precision");
+  const FrameRange range = a.frames.empty() ? FrameRange{} : parse_frame_range(a.frames);
+  Format format{};
+  std::string source_name;
+  const auto t0 = std::chrono::steady_clock::now();
+  score_runs(a, range, runs, format, source_name);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Everything is known before anything is printed: a failure above leaves no partial table.
+  std::vector<std::pair<std::string, std::string>> columns;
+  const ScoreTable table = merge_runs(a, runs, columns);
   std::string names;
   for (const FeatureRun& r : runs) names += (names.empty() ? "" : ", ") + std::string(r.feature->name);
   if (plan) {
-    VmafDocument doc;
-    doc.table = &table;
-    doc.columns = columns;
-    doc.version = "twinproof " TWINPROOF_VERSION;
-    doc.fps = seconds > 0 ? table.frames() / seconds : 0;
-    doc.width = format.width;
-    doc.height = format.height;
-    if (!a.vmaf_names) {  // with libvmaf's names the document is libvmaf's shape and nothing else
-      const auto option_map = [](const OptionList& options) {
-        nlohmann::json opts = nlohmann::json::object();
-        for (const auto& [k, v] : options) opts[k] = v;
-        return opts;
-      };
-      doc.provenance = {{"input", source_name}, {"format", describe(format)}};
-      if (!a.distorted.empty()) doc.provenance["distorted"] = a.distorted;
-      if (runs.size() == 1) {
-        doc.provenance["feature"] = runs.front().feature->name;
-        doc.provenance["backend"] = a.backend;
-        doc.provenance["options"] = option_map(runs.front().options);
-      } else {
-        doc.provenance["backend"] = a.backend;
-        for (const FeatureRun& r : runs)
-          doc.provenance["features"].push_back({{"feature", r.feature->name}, {"options", option_map(r.options)}});
-      }
-    }
-    const std::string text = render_vmaf(doc, plan->format, style);
-    if (plan->destination == "-") {
-      std::cout << text;
-      return kExitPass;
-    }
-    write_file(plan->destination, text, "the score output");
+    write_document(a, *plan, style, runs, table, columns, format, source_name, seconds);
+    if (plan->destination == "-") return kExitPass;
   }
   if (a.quiet) return kExitPass;
   fmt::print("# {} ({}), feature {}, backend {}\n", source_name, describe(format), names, a.backend);
