@@ -119,17 +119,19 @@ json row_json(const ProposedRow& p, const std::vector<std::string>& sources) {
   return row;
 }
 
-}  // namespace
-
-CalibrationProposal propose_calibration(const std::vector<CellResult>& records, const Calibration& table, int margin,
-                                        const std::vector<std::string>& sources) {
-  CalibrationProposal out;
-  out.cells_read = records.size();
-  out.margin = margin;
+// What the records measured, per twin, metric and device.
+struct Tallies {
   std::map<Key, Measured> by_key;
-  std::map<std::string, std::size_t> faulted, unvalued;
   // Distinct cells per twin and device (a cell judged in two runs counts twice: each run is evidence).
   std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> cells_of;
+};
+
+// Every parity cell that compared values, tallied; what was left out, and why, into out.left_out.
+Tallies tally_records(const std::vector<CellResult>& records, const std::vector<std::string>& sources, CalibrationProposal& out) {
+  Tallies tallies;
+  auto& by_key = tallies.by_key;
+  auto& cells_of = tallies.cells_of;
+  std::map<std::string, std::size_t> faulted, unvalued;
   for (const CellResult& r : records) {
     if (r.cell.kind != CellKind::parity) continue;
     if (r.status == CellStatus::error || r.status == CellStatus::timeout) {
@@ -166,11 +168,15 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
   if (out.cells_used == 0)
     throw InputError(sources.empty() ? "(records)" : sources.front(), "results.jsonl", fmt::format("{} records", records.size()),
                      "no twin cell compared any value: nothing to calibrate from");
+  return tallies;
+}
 
-  // Rows: per twin a general row (the loosest over its metrics and devices); a metric row, or a
-  // device row, where that metric or device supports a tighter one than the general row.
+// Rows: per twin a general row (the loosest over its metrics and devices); a metric row, or a
+// device row, where that metric or device supports a tighter one than the general row.
+void propose_rows(Tallies& tallies, const Calibration& table, int margin, CalibrationProposal& out) {
+  auto& cells_of = tallies.cells_of;
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<Measured>> by_twin;
-  for (const auto& [key, m] : by_key) by_twin[{m.feature, m.reference, m.twin}].push_back(m);
+  for (const auto& [key, m] : tallies.by_key) by_twin[{m.feature, m.reference, m.twin}].push_back(m);
   for (const auto& [twin_key, measured] : by_twin) {
     const auto& [feature, reference, twin] = twin_key;
     Measured all = tally(feature, reference, twin, "", "");
@@ -214,9 +220,11 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
     else if (p.current->tolerance.looser_than(*p.tolerance)) p.change = ProposedRow::Change::tighter;
     else p.change = ProposedRow::Change::same;
   }
+}
 
-  // The proposed table: every row of the table in force, each replaced by its proposal where
-  // there is one, then the new rows; the waivers unchanged.
+// The proposed table: every row of the table in force, each replaced by its proposal where
+// there is one, then the new rows; the waivers unchanged.
+json proposed_table(const Calibration& table, const CalibrationProposal& out, const std::vector<std::string>& sources) {
   json doc = read_json_file(table.file(), "the calibration table");
   json rows = json::array();
   std::set<const CalibrationRow*> replaced;
@@ -230,7 +238,19 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
     if (p.tolerance && !p.current) rows.push_back(row_json(p, sources));
   doc["rows"] = rows;
   Calibration::from_json(doc, table.file().string() + " (proposed)");  // the proposal must load as a table
-  out.table = doc;
+  return doc;
+}
+
+}  // namespace
+
+CalibrationProposal propose_calibration(const std::vector<CellResult>& records, const Calibration& table, int margin,
+                                        const std::vector<std::string>& sources) {
+  CalibrationProposal out;
+  out.cells_read = records.size();
+  out.margin = margin;
+  Tallies tallies = tally_records(records, sources, out);
+  propose_rows(tallies, table, margin, out);
+  out.table = proposed_table(table, out, sources);
   return out;
 }
 

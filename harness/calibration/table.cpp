@@ -72,6 +72,79 @@ Calibration Calibration::load(const fs::path& path) {
   return walking_json_file(file, [&] { return from_json(j, path); });
 }
 
+namespace {
+
+// One row of the table, its key, mode and tolerance checked.
+CalibrationRow read_row(const json& r, const std::string& file, std::size_t i) {
+  const std::string where = fmt::format("rows[{}]", i);
+  if (!r.is_object()) throw InputError(file, where, json_excerpt(r), "a row is an object");
+  reject_unknown_keys(r, {"feature", "reference", "twin", "metric", "compute_capability", "mode", "places", "format", "reason", "provenance"},
+                      file, where);
+  CalibrationRow row;
+  row.index = i;
+  row.feature = text(r, file, where, "feature", true);
+  row.reference = text(r, file, where, "reference", true);
+  row.twin = text(r, file, where, "twin", true);
+  row.metric = text(r, file, where, "metric", false);
+  row.compute_capability = text(r, file, where, "compute_capability", false);
+  const std::string mode = text(r, file, where, "mode", true);
+  if (mode != "printed" && r.contains("format"))
+    throw InputError(file, where + ".format", json_excerpt(r["format"]), "only a printed row has a format");
+  if (mode == "printed") {
+    const std::string format = text(r, file, where, "format", true);
+    if (r.contains("places")) throw InputError(file, where + ".places", json_excerpt(r["places"]), "a printed row has no places");
+    try {
+      row.tolerance = Tolerance::printed_as(format);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, where + ".format", format, e.what());
+    }
+  } else if (mode == "exact") {
+    row.tolerance = Tolerance::exact();
+    if (r.contains("places")) throw InputError(file, where + ".places", json_excerpt(r["places"]), "an exact row has no places");
+  } else if (mode == "places") {
+    const auto it = r.find("places");
+    if (it == r.end() || !it->is_number_integer())
+      throw InputError(file, where + ".places", it != r.end() ? json_excerpt(*it) : "(missing)",
+                       "a places row needs an integer number of places");
+    // Range-checked as the 64-bit value written, before any narrowing (4294967300 is not 4).
+    const bool in_range = it->is_number_unsigned() ? it->get<std::uint64_t>() >= 1 && it->get<std::uint64_t>() <= 15
+                                                   : it->get<std::int64_t>() >= 1 && it->get<std::int64_t>() <= 15;
+    if (!in_range) throw InputError(file, where + ".places", it->dump(), "places must be in [1, 15]");
+    row.tolerance = Tolerance::at_places(static_cast<int>(it->get<std::int64_t>()));
+  } else {
+    throw InputError(file, where + ".mode", mode, "mode is 'exact', 'places' or 'printed'");
+  }
+  row.reason = text(r, file, where, "reason", true);
+  if (!r.contains("provenance") || !r["provenance"].is_object() || r["provenance"].empty())
+    throw InputError(file, where + ".provenance", r.contains("provenance") ? json_excerpt(r["provenance"]) : "(missing)",
+                     "a row says who measured it, on what, when");
+  row.provenance = r["provenance"];
+  return row;
+}
+
+// One waiver: the cells it covers, why, until when.
+Waiver read_waiver(const json& v, const std::string& file, std::size_t i) {
+  const std::string where = fmt::format("waivers[{}]", i);
+  if (!v.is_object()) throw InputError(file, where, json_excerpt(v), "a waiver is an object");
+  reject_unknown_keys(v, {"cells", "reason", "issue", "expires", "max_cells"}, file, where);
+  Waiver w;
+  w.index = i;
+  w.cells = text(v, file, where, "cells", true);
+  w.reason = text(v, file, where, "reason", true);
+  w.issue = text(v, file, where, "issue", true);
+  w.expires = text(v, file, where, "expires", true);
+  if (!is_calendar_date(w.expires))
+    throw InputError(file, where + ".expires", w.expires, "dates are real calendar days written YYYY-MM-DD");
+  if (const auto m = v.find("max_cells"); m != v.end()) {
+    if (!m->is_number_unsigned() || m->get<std::uint64_t>() == 0 || m->get<std::uint64_t>() > 100000)
+      throw InputError(file, where + ".max_cells", json_excerpt(*m), "max_cells is a whole number in [1, 100000]");
+    w.max_cells = m->get<std::size_t>();
+  }
+  return w;
+}
+
+}  // namespace
+
 Calibration Calibration::from_json(const json& j, const fs::path& path) {
   const std::string file = path.string();
   if (!j.is_object()) throw InputError(file, "table", json_excerpt(j), "the table is a JSON object");
@@ -83,50 +156,8 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
   c.file_ = path;
   const json& rows = j["rows"];
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const json& r = rows[i];
+    CalibrationRow row = read_row(rows[i], file, i);
     const std::string where = fmt::format("rows[{}]", i);
-    if (!r.is_object()) throw InputError(file, where, json_excerpt(r), "a row is an object");
-    reject_unknown_keys(r, {"feature", "reference", "twin", "metric", "compute_capability", "mode", "places", "format", "reason", "provenance"},
-                        file, where);
-    CalibrationRow row;
-    row.index = i;
-    row.feature = text(r, file, where, "feature", true);
-    row.reference = text(r, file, where, "reference", true);
-    row.twin = text(r, file, where, "twin", true);
-    row.metric = text(r, file, where, "metric", false);
-    row.compute_capability = text(r, file, where, "compute_capability", false);
-    const std::string mode = text(r, file, where, "mode", true);
-    if (mode != "printed" && r.contains("format"))
-      throw InputError(file, where + ".format", json_excerpt(r["format"]), "only a printed row has a format");
-    if (mode == "printed") {
-      const std::string format = text(r, file, where, "format", true);
-      if (r.contains("places")) throw InputError(file, where + ".places", json_excerpt(r["places"]), "a printed row has no places");
-      try {
-        row.tolerance = Tolerance::printed_as(format);
-      } catch (const std::invalid_argument& e) {
-        throw InputError(file, where + ".format", format, e.what());
-      }
-    } else if (mode == "exact") {
-      row.tolerance = Tolerance::exact();
-      if (r.contains("places")) throw InputError(file, where + ".places", json_excerpt(r["places"]), "an exact row has no places");
-    } else if (mode == "places") {
-      const auto it = r.find("places");
-      if (it == r.end() || !it->is_number_integer())
-        throw InputError(file, where + ".places", it != r.end() ? json_excerpt(*it) : "(missing)",
-                         "a places row needs an integer number of places");
-      // Range-checked as the 64-bit value written, before any narrowing (4294967300 is not 4).
-      const bool in_range = it->is_number_unsigned() ? it->get<std::uint64_t>() >= 1 && it->get<std::uint64_t>() <= 15
-                                                     : it->get<std::int64_t>() >= 1 && it->get<std::int64_t>() <= 15;
-      if (!in_range) throw InputError(file, where + ".places", it->dump(), "places must be in [1, 15]");
-      row.tolerance = Tolerance::at_places(static_cast<int>(it->get<std::int64_t>()));
-    } else {
-      throw InputError(file, where + ".mode", mode, "mode is 'exact', 'places' or 'printed'");
-    }
-    row.reason = text(r, file, where, "reason", true);
-    if (!r.contains("provenance") || !r["provenance"].is_object() || r["provenance"].empty())
-      throw InputError(file, where + ".provenance", r.contains("provenance") ? json_excerpt(r["provenance"]) : "(missing)",
-                       "a row says who measured it, on what, when");
-    row.provenance = r["provenance"];
     const auto [at, fresh] =
         c.index_.emplace(std::make_tuple(row.feature, row.reference, row.twin, row.metric, row.compute_capability), i);
     if (!fresh) throw InputError(file, where, row.twin, fmt::format("same key as rows[{}]", at->second));
@@ -134,25 +165,7 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
   }
   const json waivers = j.value("waivers", json::array());
   if (!waivers.is_array()) throw InputError(file, "waivers", json_excerpt(waivers), "waivers is an array");
-  for (std::size_t i = 0; i < waivers.size(); ++i) {
-    const std::string where = fmt::format("waivers[{}]", i);
-    if (!waivers[i].is_object()) throw InputError(file, where, json_excerpt(waivers[i]), "a waiver is an object");
-    reject_unknown_keys(waivers[i], {"cells", "reason", "issue", "expires", "max_cells"}, file, where);
-    Waiver w;
-    w.index = i;
-    w.cells = text(waivers[i], file, where, "cells", true);
-    w.reason = text(waivers[i], file, where, "reason", true);
-    w.issue = text(waivers[i], file, where, "issue", true);
-    w.expires = text(waivers[i], file, where, "expires", true);
-    if (!is_calendar_date(w.expires))
-      throw InputError(file, where + ".expires", w.expires, "dates are real calendar days written YYYY-MM-DD");
-    if (const auto m = waivers[i].find("max_cells"); m != waivers[i].end()) {
-      if (!m->is_number_unsigned() || m->get<std::uint64_t>() == 0 || m->get<std::uint64_t>() > 100000)
-        throw InputError(file, where + ".max_cells", json_excerpt(*m), "max_cells is a whole number in [1, 100000]");
-      w.max_cells = m->get<std::size_t>();
-    }
-    c.waivers_.push_back(std::move(w));
-  }
+  for (std::size_t i = 0; i < waivers.size(); ++i) c.waivers_.push_back(read_waiver(waivers[i], file, i));
   return c;
 }
 

@@ -50,52 +50,46 @@ void fill_comparison(CellResult& r, const TableComparison& cmp) {
   if (cmp.first) r.first_mismatch = mismatch_json(*cmp.first);
 }
 
-}  // namespace
-
-CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twin, const Calibration& table,
-                        const std::string& today) {
-  CellResult r = base_result(cell);
-  r.seconds = twin.seconds;
-  r.device = twin.device;
+// A cell that ends before any comparison: the twin not supported or timed out, the reference
+// faulted, the twin not repeating itself, or either side failing. True when `r` is settled.
+bool ends_before_comparing(const Outcome& ref, const Outcome& twin, CellResult& r) {
   using K = Outcome::Kind;
-  // Each metric is judged by its most specific row for this twin and device (every twin has a
-  // general row: run_gate checks that before anything runs).
-  const CellTolerance tolerance_of(table, cell.feature, cell.reference, cell.twin, twin.compute_capability);
-  r.tolerance = tolerance_of("").describe();  // the general row, for cells that end before comparing
-  if (!twin.provenance.empty()) {
-    r.twin_provenance = json::object();
-    for (const auto& [key, value] : twin.provenance) r.twin_provenance[key] = value;
-  }
   if (twin.kind == K::not_supported) {
     r.status = CellStatus::not_supported;
     r.detail = twin.message;
-    return r;
+    return true;
   }
   if (twin.kind == K::timeout) {
     r.status = CellStatus::timeout;
     r.detail = twin.message;
-    return r;
+    return true;
   }
   if (ref.kind != K::scores && ref.kind != K::refused) {
     r.status = ref.kind == K::timeout ? CellStatus::timeout : CellStatus::error;
     r.detail = "reference: " + ref.message;
-    return r;
+    return true;
   }
   if (!twin.nondeterminism.empty()) {
     r.status = CellStatus::fail;  // a twin that does not repeat itself is wrong whatever run 1 said
     r.detail = "not deterministic: " + twin.nondeterminism;
-    return r;
+    return true;
   }
   if (twin.kind == K::tool_failed && ref.kind == K::refused) {
     r.status = CellStatus::pass;  // the program's failure is its refusal
     r.detail = "both refuse: the reference: " + ref.message + "; " + twin.message;
-    return r;
+    return true;
   }
   if (twin.kind == K::error || twin.kind == K::tool_failed) {
     r.status = CellStatus::error;
     r.detail = twin.message;
-    return r;
+    return true;
   }
+  return false;
+}
+
+// The refusal, or the comparison of the scores by each metric's row.
+void compare_outcomes(const Outcome& ref, const Outcome& twin, const CellTolerance& tolerance_of, CellResult& r) {
+  using K = Outcome::Kind;
   if (ref.kind == K::refused || twin.kind == K::refused) {
     const bool both = ref.kind == twin.kind;
     r.status = both ? CellStatus::pass : CellStatus::fail;
@@ -122,9 +116,11 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
         break;
       }
   }
-  if (twin.kind == K::scores) r.tolerance = tolerance_of.describe(twin.table.metrics());
-  // Waivers: a failing cell under a live waiver is waived; a passing one is an unexpected pass;
-  // an expired waiver fails the cell whatever it did.
+}
+
+// Waivers: a failing cell under a live waiver is waived; a passing one is an unexpected pass;
+// an expired waiver fails the cell whatever it did.
+void apply_waivers(const Cell& cell, const Calibration& table, const std::string& today, CellResult& r) {
   for (const Waiver* w : table.waivers_for(cell.id)) {
     r.waiver = fmt::format("waivers[{}] until {}: {} ({})", w->index, w->expires, w->reason, w->issue);
     if (w->expired(today)) {
@@ -137,6 +133,27 @@ CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twi
     }
     break;
   }
+}
+
+}  // namespace
+
+CellResult judge_parity(const Cell& cell, const Outcome& ref, const Outcome& twin, const Calibration& table,
+                        const std::string& today) {
+  CellResult r = base_result(cell);
+  r.seconds = twin.seconds;
+  r.device = twin.device;
+  // Each metric is judged by its most specific row for this twin and device (every twin has a
+  // general row: run_gate checks that before anything runs).
+  const CellTolerance tolerance_of(table, cell.feature, cell.reference, cell.twin, twin.compute_capability);
+  r.tolerance = tolerance_of("").describe();  // the general row, for cells that end before comparing
+  if (!twin.provenance.empty()) {
+    r.twin_provenance = json::object();
+    for (const auto& [key, value] : twin.provenance) r.twin_provenance[key] = value;
+  }
+  if (ends_before_comparing(ref, twin, r)) return r;
+  compare_outcomes(ref, twin, tolerance_of, r);
+  if (twin.kind == Outcome::Kind::scores) r.tolerance = tolerance_of.describe(twin.table.metrics());
+  apply_waivers(cell, table, today, r);
   return r;
 }
 

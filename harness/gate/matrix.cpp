@@ -158,46 +158,112 @@ std::vector<std::string> expand_twins(const std::vector<std::string>& given, con
 }
 
 // Expands one feature's block (a whole single-feature matrix, or one entry of "features").
-void expand_block(const json& j, const std::string& file, const std::string& where, Matrix& m) {
-  const auto field = [&](const char* name) { return where.empty() ? std::string(name) : where + "." + name; };
+// The path of a block's field in error messages: "axes.chroma", or "blocks[2].axes.chroma".
+std::string field_path(const std::string& where, const char* name) { return where.empty() ? std::string(name) : where + "." + name; }
+
+// One block's declarations, checked: its feature and reference, axes, option sets and rules.
+struct Block {
+  std::string feature_name;
+  const FeatureDescriptor* feature = nullptr;
+  std::string reference;
+  json axes, include, exclude;
+  std::map<std::string, OptionList> option_sets;
+};
+
+Block read_block(const json& j, const std::string& file, const std::string& where) {
+  Block b;
   reject_unknown_keys(j, where.empty() ? std::initializer_list<std::string_view>{"schema", "name", "description", "feature", "reference",
                                                                                  "axes", "option_sets", "include", "exclude"}
                                        : std::initializer_list<std::string_view>{"description", "feature", "reference", "axes",
                                                                                  "option_sets", "include", "exclude"},
                       file, where);
-  const std::string feature_name = j.value("feature", "");
-  if (feature_name.empty()) throw InputError(file, field("feature"), "(missing)", "a matrix names its feature");
-  const FeatureDescriptor* feature = find_feature(feature_name);
-  if (feature == nullptr) throw InputError(file, field("feature"), feature_name, "no such feature (see `twinproof features`)");
-  const std::string reference = j.value("reference", std::string(feature->reference));
-  if (find_backend(feature_name, reference) == nullptr)
-    throw InputError(file, field("reference"), reference, "no such backend of the feature");
-  m.features.push_back(feature_name);
-  const json axes = j.value("axes", json::object());
-  if (!axes.is_object()) throw InputError(file, field("axes"), json_excerpt(axes), "axes is an object");
-  reject_unknown_keys(axes, {"twin", "vector", "distortion", "bitdepth", "chroma", "options"}, file, field("axes"));
+  b.feature_name = j.value("feature", "");
+  if (b.feature_name.empty()) throw InputError(file, field_path(where, "feature"), "(missing)", "a matrix names its feature");
+  b.feature = find_feature(b.feature_name);
+  if (b.feature == nullptr) throw InputError(file, field_path(where, "feature"), b.feature_name, "no such feature (see `twinproof features`)");
+  b.reference = j.value("reference", std::string(b.feature->reference));
+  if (find_backend(b.feature_name, b.reference) == nullptr)
+    throw InputError(file, field_path(where, "reference"), b.reference, "no such backend of the feature");
+  b.axes = j.value("axes", json::object());
+  if (!b.axes.is_object()) throw InputError(file, field_path(where, "axes"), json_excerpt(b.axes), "axes is an object");
+  reject_unknown_keys(b.axes, {"twin", "vector", "distortion", "bitdepth", "chroma", "options"}, file, field_path(where, "axes"));
   const json sets = j.value("option_sets", json::object());
-  if (!sets.is_object()) throw InputError(file, field("option_sets"), json_excerpt(sets), "option_sets is an object");
-  std::map<std::string, OptionList> option_sets;
+  if (!sets.is_object()) throw InputError(file, field_path(where, "option_sets"), json_excerpt(sets), "option_sets is an object");
   for (const auto& [name, opts] : sets.items()) {
     // Set names become the last part of cell ids, file names of CTest tests and report keys.
     if (!is_plain_name(name))
-      throw InputError(file, field("option_sets"), name, "option set names are 1 to 64 of A-Z a-z 0-9 _ - . = +, not starting with '.'");
-    option_sets[name] = options_from_json(opts, file, field("option_sets") + "." + name);
+      throw InputError(file, field_path(where, "option_sets"), name, "option set names are 1 to 64 of A-Z a-z 0-9 _ - . = +, not starting with '.'");
+    b.option_sets[name] = options_from_json(opts, file, field_path(where, "option_sets") + "." + name);
   }
-  const json include = j.value("include", json::array()), exclude = j.value("exclude", json::array());
-  check_rules(include, file, field("include"));
-  check_rules(exclude, file, field("exclude"));
+  b.include = j.value("include", json::array());
+  b.exclude = j.value("exclude", json::array());
+  check_rules(b.include, file, field_path(where, "include"));
+  check_rules(b.exclude, file, field_path(where, "exclude"));
+  return b;
+}
 
+// A cell's bit depth and chroma: the axes' values, or the vector's own where they say "native".
+std::pair<int, Chroma> cell_format(const VectorSpec& v, const std::string& d, const std::string& c, const std::string& file,
+                                   const std::string& where) {
+  int bitdepth = v.fmt.bitdepth;
+  Chroma chroma = v.fmt.chroma;
+  if (d != "native") {
+    int n = 0;
+    auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), n);
+    if (ec != std::errc() || p != d.data() + d.size() || (n != 8 && n != 10 && n != 12 && n != 16))
+      throw InputError(file, field_path(where, "axes.bitdepth"), d, "bit depths are 8, 10, 12, 16 or \"native\"");
+    bitdepth = n;
+  }
+  if (c != "native") {
+    const auto pc = parse_chroma(c);
+    if (!pc) throw InputError(file, field_path(where, "axes.chroma"), c, "chroma is 400, 420, 422, 444 or \"native\"");
+    chroma = *pc;
+  }
+  return {bitdepth, chroma};
+}
+
+// The cell at these coordinates; nullopt for the reference where no golden of the vector holds
+// its options (or the format is not the vector's own).
+std::optional<Cell> make_cell(const Block& b, const std::map<std::string, GoldenFile>& goldens, const std::string& twin,
+                              const std::string& vid, int bitdepth, Chroma chroma, const std::string& o, bool native) {
+  Cell cell;
+  cell.feature = b.feature_name;
+  cell.reference = b.reference;
+  cell.twin = twin;
+  cell.vector = vid;
+  cell.bitdepth = bitdepth;
+  cell.chroma = chroma;
+  cell.option_set = o;
+  cell.options = b.option_sets.at(o);
+  cell.id = cell_id(b.feature_name, twin, vid, bitdepth, chroma, o);
+  if (twin == b.reference) {
+    // The reference against its goldens, wherever a golden exists.
+    cell.kind = CellKind::regression;
+    const auto g = goldens.find(vid);
+    if (!native || g == goldens.end()) return std::nullopt;
+    for (const GoldenCase& gc : g->second.cases)
+      if (same_options(gc.options, cell.options)) cell.golden = gc.id;
+    for (const GoldenRefusal& gr : g->second.refusals)
+      if (same_options(gr.options, cell.options)) cell.golden = gr.id;
+    if (cell.golden.empty()) return std::nullopt;
+  }
+  return cell;
+}
+
+void expand_block(const json& j, const std::string& file, const std::string& where, Matrix& m) {
+  const Block b = read_block(j, file, where);
+  m.features.push_back(b.feature_name);
+  const json& axes = b.axes;
+  const json &include = b.include, &exclude = b.exclude;
   const Manifest& manifest = Manifest::project();
   // Goldens of this feature, by vector: for regression cells.
   std::map<std::string, GoldenFile> goldens;
-  for (GoldenFile& g : load_goldens(feature_name)) goldens.emplace(g.vector, std::move(g));
+  for (GoldenFile& g : load_goldens(b.feature_name)) goldens.emplace(g.vector, std::move(g));
 
-  const auto twins = expand_twins(axis(axes, file, "twin"), *feature), vectors = axis(axes, file, "vector"),
+  const auto twins = expand_twins(axis(axes, file, "twin"), *b.feature), vectors = axis(axes, file, "vector"),
              depths = axis(axes, file, "bitdepth"), chromas = axis(axes, file, "chroma"), opts = axis(axes, file, "options");
   for (const std::string& o : opts)
-    if (!option_sets.count(o)) throw InputError(file, field("axes.options"), o, "not defined under option_sets");
+    if (!b.option_sets.count(o)) throw InputError(file, field_path(where, "axes.options"), o, "not defined under option_sets");
   // The distortion axis: "none" (the vector alone, as every matrix before pairs had it) or
   // distortions of the manifest, each making the pair "VECTOR~DISTORTION".
   const std::vector<std::string> distortions =
@@ -210,20 +276,7 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
     const VectorSpec& v = manifest.get(base);
     for (const std::string& d : depths)
       for (const std::string& c : chromas) {
-        int bitdepth = v.fmt.bitdepth;
-        Chroma chroma = v.fmt.chroma;
-        if (d != "native") {
-          int n = 0;
-          auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), n);
-          if (ec != std::errc() || p != d.data() + d.size() || (n != 8 && n != 10 && n != 12 && n != 16))
-            throw InputError(file, field("axes.bitdepth"), d, "bit depths are 8, 10, 12, 16 or \"native\"");
-          bitdepth = n;
-        }
-        if (c != "native") {
-          const auto pc = parse_chroma(c);
-          if (!pc) throw InputError(file, field("axes.chroma"), c, "chroma is 400, 420, 422, 444 or \"native\"");
-          chroma = *pc;
-        }
+        const auto [bitdepth, chroma] = cell_format(v, d, c, file, where);
         const bool native = bitdepth == v.fmt.bitdepth && chroma == v.fmt.chroma;
         for (const std::string& o : opts)
           for (const std::string& twin : twins) {
@@ -233,28 +286,7 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
             if (!include.empty() && std::none_of(include.begin(), include.end(), [&](const json& r) { return rule_matches(r, co); }))
               continue;
             if (std::any_of(exclude.begin(), exclude.end(), [&](const json& r) { return rule_matches(r, co); })) continue;
-            Cell cell;
-            cell.feature = feature_name;
-            cell.reference = reference;
-            cell.twin = twin;
-            cell.vector = vid;
-            cell.bitdepth = bitdepth;
-            cell.chroma = chroma;
-            cell.option_set = o;
-            cell.options = option_sets[o];
-            cell.id = cell_id(feature_name, twin, vid, bitdepth, chroma, o);
-            if (twin == reference) {
-              // The reference against its goldens, wherever a golden exists.
-              cell.kind = CellKind::regression;
-              const auto g = goldens.find(vid);
-              if (!native || g == goldens.end()) continue;
-              for (const GoldenCase& gc : g->second.cases)
-                if (same_options(gc.options, cell.options)) cell.golden = gc.id;
-              for (const GoldenRefusal& gr : g->second.refusals)
-                if (same_options(gr.options, cell.options)) cell.golden = gr.id;
-              if (cell.golden.empty()) continue;
-            }
-            m.cells.push_back(std::move(cell));
+            if (std::optional<Cell> cell = make_cell(b, goldens, twin, vid, bitdepth, chroma, o, native)) m.cells.push_back(std::move(*cell));
           }
       }
    }

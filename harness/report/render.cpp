@@ -181,6 +181,87 @@ std::string cell_class(const CellResult& r) {
   }
 }
 
+// One heatmap cell: the largest |difference| (or the status), linked to its detail row when it
+// needs attention.
+std::string heatmap_cell(const CellResult& r) {
+  const std::string label = r.status == CellStatus::not_supported ? "n/s"
+                            : r.status == CellStatus::pass || r.status == CellStatus::fail || r.status == CellStatus::waived
+                                ? diff_text(r.max_abs_diff)
+                                : std::string(to_string(r.status));
+  const std::string title = escape_markup(r.cell.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
+  return r.needs_attention()
+           ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", escape_markup(r.cell.id), cell_class(r),
+                         title, escape_markup(r.cell.id), escape_markup(label))
+           : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", escape_markup(r.cell.id), cell_class(r), title, escape_markup(label));
+}
+
+// One heatmap per twin: rows are vector variants, columns option sets.
+std::string heatmaps(const std::vector<CellResult>& results) {
+  std::string h;
+  std::map<std::string, std::vector<const CellResult*>> by_twin;
+  for (const CellResult& r : results) by_twin[subject(r)].push_back(&r);
+  for (const auto& [twin, cells] : by_twin) {
+    std::set<std::string> rows, cols;
+    std::map<std::pair<std::string, std::string>, const CellResult*> grid;
+    for (const CellResult* r : cells) {
+      const std::string row = fmt::format("{}/{}b/{}", r->cell.vector, r->cell.bitdepth, to_string(r->cell.chroma));
+      rows.insert(row);
+      cols.insert(r->cell.option_set);
+      grid[{row, r->cell.option_set}] = r;
+    }
+    h += "<h2>" + escape_markup(twin) + "</h2><div class=scroll><table class=map><tr><th class=l>vector</th>";
+    for (const std::string& c : cols) h += "<th class=opt>" + escape_markup(c) + "</th>";
+    h += "</tr>";
+    for (const std::string& row : rows) {
+      h += "<tr><th class=l>" + escape_markup(row) + "</th>";
+      for (const std::string& c : cols) {
+        const auto it = grid.find({row, c});
+        if (it == grid.end()) {
+          h += "<td class=none></td>";
+          continue;
+        }
+        h += heatmap_cell(*it->second);
+      }
+      h += "</tr>";
+    }
+    h += "</table></div>";
+  }
+  return h;
+}
+
+// What needs attention comes first, with what to run next.
+std::string attention_table(const std::vector<CellResult>& results) {
+  std::string h;
+  const std::vector<const CellResult*> bad = needing_attention(results);
+  if (!bad.empty()) {
+    h += fmt::format("<h2>Failing or erroring cells ({})</h2><table class=fails><col style=\"width:30%\"><col style=\"width:7%\">"
+                     "<col style=\"width:40%\"><col style=\"width:23%\"><tr><th class=l>cell</th><th>status</th>"
+                     "<th class=l>first difference</th><th class=l>repro</th></tr>",
+                     bad.size());
+    for (const CellResult* r : bad)
+      h += fmt::format("<tr id=\"detail:{0}\"><td><a href=\"#{0}\"><code>{0}</code></a>{1}</td><td class={2}>{3}</td><td>{4}</td>"
+                       "<td><code>{5}</code></td></tr>",
+                       escape_markup(r->cell.id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
+                       escape_markup(first_difference(*r)), escape_markup(repro_command(*r)));
+    h += "</table>";
+  }
+  return h;
+}
+
+// The commit, CPU, CUDA runtime and driver, devices and outside twins the run had.
+std::string environment_lines(const json& env) {
+  std::string h;
+  h += fmt::format("<p>commit <code>{}</code>, {}, CUDA runtime {}, driver {}</p>",
+                   escape_markup(env.value("git_commit", "?")), escape_markup(env.value("cpu", "?")),
+                   escape_markup(env.value("cuda_runtime", "?")), escape_markup(env.value("cuda_driver", "?")));
+  for (const auto& d : env.value("devices", json::array()))
+    h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0),
+                     escape_markup(d.value("name", "?")), escape_markup(d.value("compute_capability", "?")));
+  for (const auto& t : env.value("outside_twins", json::array()))
+    h += fmt::format("<p>{}</p>", escape_markup(outside_twin_line(t)));
+  return h;
+}
+
 std::string html_report(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes, const RunEnd& end) {
   const std::vector<CellResult> results = sorted(all);
   // Fits a 1400 px window: option-set headers are written vertically and a heatmap wider than
@@ -205,68 +286,12 @@ table.fails{width:100%;table-layout:fixed}table.fails td{text-align:left;overflo
   h += "</p>";
   for (const std::string& n : notes) h += "<p><b>note:</b> " + escape_markup(n) + "</p>";
   // What needs attention comes first, with what to run next.
-  const std::vector<const CellResult*> bad = needing_attention(results);
-  if (!bad.empty()) {
-    h += fmt::format("<h2>Failing or erroring cells ({})</h2><table class=fails><col style=\"width:30%\"><col style=\"width:7%\">"
-                     "<col style=\"width:40%\"><col style=\"width:23%\"><tr><th class=l>cell</th><th>status</th>"
-                     "<th class=l>first difference</th><th class=l>repro</th></tr>",
-                     bad.size());
-    for (const CellResult* r : bad)
-      h += fmt::format("<tr id=\"detail:{0}\"><td><a href=\"#{0}\"><code>{0}</code></a>{1}</td><td class={2}>{3}</td><td>{4}</td>"
-                       "<td><code>{5}</code></td></tr>",
-                       escape_markup(r->cell.id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
-                       escape_markup(first_difference(*r)), escape_markup(repro_command(*r)));
-    h += "</table>";
-  }
-  h += fmt::format("<p>commit <code>{}</code>, {}, CUDA runtime {}, driver {}</p>",
-                   escape_markup(env.value("git_commit", "?")), escape_markup(env.value("cpu", "?")),
-                   escape_markup(env.value("cuda_runtime", "?")), escape_markup(env.value("cuda_driver", "?")));
-  for (const auto& d : env.value("devices", json::array()))
-    h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0),
-                     escape_markup(d.value("name", "?")), escape_markup(d.value("compute_capability", "?")));
-  for (const auto& t : env.value("outside_twins", json::array()))
-    h += fmt::format("<p>{}</p>", escape_markup(outside_twin_line(t)));
+  h += attention_table(results);
+  h += environment_lines(env);
   h += "<p>Heatmap: each twin's largest |difference| from the reference per vector and option set "
        "(green: bit-exact; light green: within tolerance; red: fail; orange: waived; purple: error, timeout or no verdict; "
        "grey: not supported). Hover a cell for its id and detail.</p>";
-  // One heatmap per twin: rows are vector variants, columns option sets.
-  std::map<std::string, std::vector<const CellResult*>> by_twin;
-  for (const CellResult& r : results) by_twin[subject(r)].push_back(&r);
-  for (const auto& [twin, cells] : by_twin) {
-    std::set<std::string> rows, cols;
-    std::map<std::pair<std::string, std::string>, const CellResult*> grid;
-    for (const CellResult* r : cells) {
-      const std::string row = fmt::format("{}/{}b/{}", r->cell.vector, r->cell.bitdepth, to_string(r->cell.chroma));
-      rows.insert(row);
-      cols.insert(r->cell.option_set);
-      grid[{row, r->cell.option_set}] = r;
-    }
-    h += "<h2>" + escape_markup(twin) + "</h2><div class=scroll><table class=map><tr><th class=l>vector</th>";
-    for (const std::string& c : cols) h += "<th class=opt>" + escape_markup(c) + "</th>";
-    h += "</tr>";
-    for (const std::string& row : rows) {
-      h += "<tr><th class=l>" + escape_markup(row) + "</th>";
-      for (const std::string& c : cols) {
-        const auto it = grid.find({row, c});
-        if (it == grid.end()) {
-          h += "<td class=none></td>";
-          continue;
-        }
-        const CellResult& r = *it->second;
-        const std::string label = r.status == CellStatus::not_supported ? "n/s"
-                                  : r.status == CellStatus::pass || r.status == CellStatus::fail || r.status == CellStatus::waived
-                                      ? diff_text(r.max_abs_diff)
-                                      : std::string(to_string(r.status));
-        const std::string title = escape_markup(r.cell.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
-        h += r.needs_attention()
-                 ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", escape_markup(r.cell.id), cell_class(r),
-                               title, escape_markup(r.cell.id), escape_markup(label))
-                 : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", escape_markup(r.cell.id), cell_class(r), title, escape_markup(label));
-      }
-      h += "</tr>";
-    }
-    h += "</table></div>";
-  }
+  h += heatmaps(results);
   h += "</body></html>\n";
   return h;
 }

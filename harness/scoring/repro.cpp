@@ -302,6 +302,60 @@ void verify_bundle_sums(const fs::path& dir, bool& pair) {
     throw InputError(sums_file.string(), "files", std::to_string(listed.size()), "lists files a bundle does not have");
 }
 
+// cell.json's fields, each refused by name when it is missing or not what it must be.
+struct BundleFields {
+  const json& j;
+  const std::string& file;
+  const json& field(const char* key) const {
+    const auto it = j.find(key);
+    if (it == j.end()) throw InputError(file, key, "(missing)", "a bundle's cell.json has every field");
+    return *it;
+  }
+  std::string text(const char* key) const {
+    const json& v = field(key);
+    if (!v.is_string()) throw InputError(file, key, json_excerpt(v), "must be a string");
+    return v.get<std::string>();
+  }
+  std::uint64_t whole(const char* key, std::uint64_t lo, std::uint64_t hi) const {
+    const json& v = field(key);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+      throw InputError(file, key, json_excerpt(v), fmt::format("must be a whole number in [{}, {}]", lo, hi));
+    return v.get<std::uint64_t>();
+  }
+};
+
+// The cell a bundle replays: its names checked against the registry (those that become paths
+// are single plain components), its format and options.
+void read_bundle_cell(const BundleFields& f, Cell& c) {
+  const std::string& file = f.file;
+  const std::string kind = f.text("kind");
+  if (kind != "parity" && kind != "regression") throw InputError(file, "kind", kind, "kind is parity or regression");
+  c.kind = kind == "regression" ? CellKind::regression : CellKind::parity;
+  c.feature = f.text("feature");
+  const FeatureDescriptor* feature = find_feature(c.feature);
+  if (feature == nullptr) throw InputError(file, "feature", c.feature, "no such feature (see `twinproof features`)");
+  c.reference = f.text("reference");
+  if (find_backend(c.feature, c.reference) == nullptr) throw InputError(file, "reference", c.reference, "no such backend of the feature");
+  c.twin = f.text("twin");
+  if (find_backend(c.feature, c.twin, true) == nullptr) throw InputError(file, "twin", c.twin, "no such backend of the feature");
+  // Names that become paths (goldens/FEATURE/VECTOR.json) are single plain components.
+  c.vector = f.text("vector");
+  if (!is_plain_name(c.vector)) throw InputError(file, "vector", c.vector, "a vector id is a plain name (no '/', no leading '.')");
+  c.option_set = f.text("option_set");
+  if (!is_plain_name(c.option_set)) throw InputError(file, "option_set", c.option_set, "an option set is a plain name");
+  c.golden = f.text("golden");
+  if (c.kind == CellKind::regression && c.golden.rfind(c.vector + "/", 0) != 0)
+    throw InputError(file, "golden", c.golden, "a regression cell names a golden case of its vector (VECTOR/SET)");
+  c.bitdepth = static_cast<int>(f.whole("bitdepth", 8, 16));
+  if (c.bitdepth != 8 && c.bitdepth != 10 && c.bitdepth != 12 && c.bitdepth != 16)
+    throw InputError(file, "bitdepth", std::to_string(c.bitdepth), "bit depths are 8, 10, 12, 16");
+  const std::string chroma = f.text("chroma");
+  const auto pc = parse_chroma(chroma);
+  if (!pc) throw InputError(file, "chroma", chroma, "chroma is 400, 420, 422 or 444");
+  c.chroma = *pc;
+  c.options = options_from_json(f.field("options"), file, "options");
+}
+
 }  // namespace
 
 ReproTarget load_bundle(const fs::path& dir) {
@@ -317,63 +371,23 @@ ReproTarget load_bundle(const fs::path& dir) {
                       {"id", "kind", "feature", "reference", "twin", "vector", "bitdepth", "chroma", "width", "height", "option_set",
                        "options", "golden", "first_label", "frames", "frames_sha256", "distorted_sha256", "with_mutants"},
                       file, "");
-  const auto field = [&](const char* key) -> const json& {
-    const auto it = j.find(key);
-    if (it == j.end()) throw InputError(file, key, "(missing)", "a bundle's cell.json has every field");
-    return *it;
-  };
-  const auto text = [&](const char* key) {
-    const json& v = field(key);
-    if (!v.is_string()) throw InputError(file, key, json_excerpt(v), "must be a string");
-    return v.get<std::string>();
-  };
-  const auto whole = [&](const char* key, std::uint64_t lo, std::uint64_t hi) {
-    const json& v = field(key);
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
-      throw InputError(file, key, json_excerpt(v), fmt::format("must be a whole number in [{}, {}]", lo, hi));
-    return v.get<std::uint64_t>();
-  };
+  const BundleFields f{j, file};
   ReproTarget t;
   Cell& c = t.cell;
-  const std::string kind = text("kind");
-  if (kind != "parity" && kind != "regression") throw InputError(file, "kind", kind, "kind is parity or regression");
-  c.kind = kind == "regression" ? CellKind::regression : CellKind::parity;
-  c.feature = text("feature");
-  const FeatureDescriptor* feature = find_feature(c.feature);
-  if (feature == nullptr) throw InputError(file, "feature", c.feature, "no such feature (see `twinproof features`)");
-  c.reference = text("reference");
-  if (find_backend(c.feature, c.reference) == nullptr) throw InputError(file, "reference", c.reference, "no such backend of the feature");
-  c.twin = text("twin");
-  if (find_backend(c.feature, c.twin, true) == nullptr) throw InputError(file, "twin", c.twin, "no such backend of the feature");
-  // Names that become paths (goldens/FEATURE/VECTOR.json) are single plain components.
-  c.vector = text("vector");
-  if (!is_plain_name(c.vector)) throw InputError(file, "vector", c.vector, "a vector id is a plain name (no '/', no leading '.')");
-  c.option_set = text("option_set");
-  if (!is_plain_name(c.option_set)) throw InputError(file, "option_set", c.option_set, "an option set is a plain name");
-  c.golden = text("golden");
-  if (c.kind == CellKind::regression && c.golden.rfind(c.vector + "/", 0) != 0)
-    throw InputError(file, "golden", c.golden, "a regression cell names a golden case of its vector (VECTOR/SET)");
-  c.bitdepth = static_cast<int>(whole("bitdepth", 8, 16));
-  if (c.bitdepth != 8 && c.bitdepth != 10 && c.bitdepth != 12 && c.bitdepth != 16)
-    throw InputError(file, "bitdepth", std::to_string(c.bitdepth), "bit depths are 8, 10, 12, 16");
-  const std::string chroma = text("chroma");
-  const auto pc = parse_chroma(chroma);
-  if (!pc) throw InputError(file, "chroma", chroma, "chroma is 400, 420, 422 or 444");
-  c.chroma = *pc;
-  c.options = options_from_json(field("options"), file, "options");
-  t.first_label = static_cast<unsigned>(whole("first_label", 0, 1u << 30));
+  read_bundle_cell(f, c);
+  t.first_label = static_cast<unsigned>(f.whole("first_label", 0, 1u << 30));
   t.from_bundle = true;
-  const unsigned count = static_cast<unsigned>(whole("frames", 1, 1u << 30));
-  const std::string sha = text("frames_sha256");
+  const unsigned count = static_cast<unsigned>(f.whole("frames", 1, 1u << 30));
+  const std::string sha = f.text("frames_sha256");
   if (sha.size() != 64 || sha.find_first_not_of("0123456789abcdef") != std::string::npos)
     throw InputError(file, "frames_sha256", sha, "a SHA-256 is 64 lowercase hex digits");
-  if (!field("with_mutants").is_boolean()) throw InputError(file, "with_mutants", json_excerpt(field("with_mutants")), "true or false");
-  c.id = text("id");
+  if (!f.field("with_mutants").is_boolean()) throw InputError(file, "with_mutants", json_excerpt(f.field("with_mutants")), "true or false");
+  c.id = f.text("id");
   const std::string expected_id = cell_id(c.feature, c.twin, c.vector, c.bitdepth, c.chroma, c.option_set);
   if (c.id != expected_id) throw InputError(file, "id", c.id, fmt::format("does not match the cell's fields ({})", expected_id));
   // The frames must be what the cell says: geometry, bit depth and chroma (the sample hash alone
   // cannot tell 64x36 from 36x64).
-  const Format want{static_cast<int>(whole("width", 1, kMaxDimension)), static_cast<int>(whole("height", 1, kMaxDimension)),
+  const Format want{static_cast<int>(f.whole("width", 1, kMaxDimension)), static_cast<int>(f.whole("height", 1, kMaxDimension)),
                     c.bitdepth, c.chroma};
   const std::string frames = (dir / "frames.y4m").string();
   const Format got = open_y4m(frames)->format();
@@ -385,7 +399,7 @@ ReproTarget load_bundle(const fs::path& dir) {
   std::string distorted_sha;
   const std::string distorted = (dir / "distorted.y4m").string();
   if (pair) {
-    distorted_sha = text("distorted_sha256");
+    distorted_sha = f.text("distorted_sha256");
     if (distorted_sha.size() != 64 || distorted_sha.find_first_not_of("0123456789abcdef") != std::string::npos)
       throw InputError(file, "distorted_sha256", distorted_sha, "a SHA-256 is 64 lowercase hex digits");
     const Format d = open_y4m(distorted)->format();
@@ -407,37 +421,34 @@ ReproTarget cell_target(const Cell& cell) {
   return t;
 }
 
-ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
-  ReproResult res;
-  const Cell& c = t.cell;
-  const FeatureDescriptor& feature = feature_or_throw(c.feature, "feature");
-  const Backend* ref_backend = find_backend(c.feature, c.reference);
-  if (ref_backend == nullptr) throw UsageError("reference", c.reference, "no such reference backend");
-  res.rerun = o.rerun;
-  if (c.kind == CellKind::regression) {
-    // The reference against its golden: outputs only (a golden holds no stages).
-    res.regression = true;
-    const GoldenFile g = load_golden_file(data_root() / "goldens" / c.feature / (c.vector + ".json"));
-    const auto gc = std::find_if(g.cases.begin(), g.cases.end(), [&](const GoldenCase& x) { return x.id == c.golden; });
-    if (gc == g.cases.end()) throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
-    res.reference = run(*ref_backend, t, o);
-    const TableComparison cmp = compare_tables(gc->expected, res.reference, Tolerance::exact());
-    res.mismatch = !cmp.pass;
-    res.first = cmp.first;
-    res.verdict = cmp.pass ? "reference equals its golden bit for bit" : "reference departs from its golden: " + cmp.summary();
-    res.exit_code = cmp.pass ? 0 : 1;
-    if (!o.bundle.empty())
-      res.bundle_note = write_bundle(t, o, res.reference.first_frame(), res.reference.first_frame() + res.reference.frames() - 1);
-    return res;
-  }
-  const Backend* twin = find_backend(c.feature, c.twin, o.with_mutants);
-  if (twin == nullptr) throw UsageError("twin", c.twin, fmt::format("no backend '{}' (mutants need --with-mutants)", c.twin));
-  const Availability av = twin->availability();
-  if (!av.available) throw BackendUnavailable("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
+namespace {
 
-  // 0. A refusal on either side is the cell's verdict, as the gate judges it: both refusing
-  // passes; one refusing while the other scores is the mismatch (there is nothing to bisect).
-  std::optional<std::vector<std::string>> judged_metrics;
+// A regression cell: the reference against its golden, outputs only (a golden holds no stages).
+ReproResult repro_regression(const ReproTarget& t, const ReproOptions& o, const Backend& ref_backend, ReproResult res) {
+  const Cell& c = t.cell;
+  res.regression = true;
+  const GoldenFile g = load_golden_file(data_root() / "goldens" / c.feature / (c.vector + ".json"));
+  const auto gc = std::find_if(g.cases.begin(), g.cases.end(), [&](const GoldenCase& x) { return x.id == c.golden; });
+  if (gc == g.cases.end()) throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
+  res.reference = run(ref_backend, t, o);
+  const TableComparison cmp = compare_tables(gc->expected, res.reference, Tolerance::exact());
+  res.mismatch = !cmp.pass;
+  res.first = cmp.first;
+  res.verdict = cmp.pass ? "reference equals its golden bit for bit" : "reference departs from its golden: " + cmp.summary();
+  res.exit_code = cmp.pass ? 0 : 1;
+  if (!o.bundle.empty())
+    res.bundle_note = write_bundle(t, o, res.reference.first_frame(), res.reference.first_frame() + res.reference.frames() - 1);
+  return res;
+}
+
+// 0. A refusal on either side is the cell's verdict, as the gate judges it: both refusing
+// passes; one refusing while the other scores is the mismatch (there is nothing to bisect). Runs
+// both sides into res.reference and res.twin; true when a refusal or an outside program's fault
+// settles the result.
+bool run_both_sides(const ReproTarget& t, const ReproOptions& o, const Backend& ref_backend, const Backend& twin_backend,
+                    std::optional<std::vector<std::string>>& judged_metrics, ReproResult& res) {
+  const Cell& c = t.cell;
+  const Backend* twin = &twin_backend;
   const auto refusal = [&](const Backend& b, ScoreTable& into) -> std::optional<std::string> {
     try {
       into = run(b, t, o, &b == twin ? &judged_metrics : nullptr, &b == twin ? &res.outside_run : nullptr);
@@ -448,7 +459,7 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
       throw;
     }
   };
-  const std::optional<std::string> ref_refuses = refusal(*ref_backend, res.reference);
+  const std::optional<std::string> ref_refuses = refusal(ref_backend, res.reference);
   // The twin's first run keeps an outside program's work folder: its command can be pasted.
   keep_exec_work_folders(true);
   std::optional<std::string> twin_refuses;
@@ -463,7 +474,7 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
     res.outside_fault = true;
     res.exit_code = kExitError;
     res.verdict = "error: " + f.text();
-    return res;
+    return true;
   }
   keep_exec_work_folders(false);
   if (ref_refuses || twin_refuses) {
@@ -476,24 +487,63 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
                                               c.twin, res.twin.frames())
                                 : fmt::format("refusal mismatch: {} refuses ({}) but the reference scores {} frame(s)", c.twin,
                                               *twin_refuses, res.reference.frames());
-    return res;
+    return true;
   }
+  return false;
+}
 
-  // 1. Both backends over the cell; the calibration row (the gate's own per-metric, per-device
-  // rows) decides the exit code, the bisection looks for the first differing bit.
-  // A twin that reports only some metrics is judged on those, as in the gate.
+// 1. The calibration row (the gate's own per-metric, per-device rows) decides the exit code; the
+// exact comparison finds the first differing bit. A twin that reports only some metrics is
+// judged on those, as in the gate.
+void judge_by_row(const ReproTarget& t, const ReproOptions& o, const Backend& twin,
+                  const std::optional<std::vector<std::string>>& judged_metrics, ReproResult& res) {
+  const Cell& c = t.cell;
   if (judged_metrics) res.reference = res.reference.only(*judged_metrics);
   const TableComparison exact = compare_tables(res.reference, res.twin, Tolerance::exact());
   res.mismatch = !exact.pass;
   res.first = exact.first;
   const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
-  const CellTolerance tol(table, c.feature, c.reference, c.twin, compute_capability_of(twin->gpu(), o.device));
+  const CellTolerance tol(table, c.feature, c.reference, c.twin, compute_capability_of(twin.gpu(), o.device));
   const TableComparison judged = compare_tables(res.reference, res.twin, tol);
   const CalibrationRow* row = tol.row("");
   res.judged_by = fmt::format("judged by {} ({}){}: {}", row ? row->describe() : "no calibration row", tol.describe(res.reference.metrics()),
                               judged_metrics ? fmt::format(" on {} only (what the twin reports)", fmt::join(*judged_metrics, ", ")) : "",
                               judged.summary());
   res.exit_code = judged.pass ? 0 : 1;
+}
+
+// 3. Repeat: the twin must return identical bits every time (races, atomics, order).
+void repeat_twin(const ReproTarget& t, const ReproOptions& o, const Backend& twin, ReproResult& res) {
+  for (unsigned k = 1; k <= o.repeat && res.repeat_identical; ++k) {
+    const TableComparison same = compare_tables(res.twin, run(twin, t, o), Tolerance::exact());
+    res.repeats_run = k;
+    if (!same.pass) {
+      res.repeat_identical = false;
+      res.repeat_difference = fmt::format("run {} differs from run 0: {}", k, same.summary());
+      res.exit_code = 1;
+    }
+  }
+}
+
+}  // namespace
+
+ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
+  ReproResult res;
+  const Cell& c = t.cell;
+  const FeatureDescriptor& feature = feature_or_throw(c.feature, "feature");
+  const Backend* ref_backend = find_backend(c.feature, c.reference);
+  if (ref_backend == nullptr) throw UsageError("reference", c.reference, "no such reference backend");
+  res.rerun = o.rerun;
+  if (c.kind == CellKind::regression) {
+    return repro_regression(t, o, *ref_backend, std::move(res));
+  }
+  const Backend* twin = find_backend(c.feature, c.twin, o.with_mutants);
+  if (twin == nullptr) throw UsageError("twin", c.twin, fmt::format("no backend '{}' (mutants need --with-mutants)", c.twin));
+  const Availability av = twin->availability();
+  if (!av.available) throw BackendUnavailable("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
+  std::optional<std::vector<std::string>> judged_metrics;
+  if (run_both_sides(t, o, *ref_backend, *twin, judged_metrics, res)) return res;
+  judge_by_row(t, o, *twin, judged_metrics, res);
 
   // 2. Bisect a mismatch to its stage.
   unsigned last_frame = res.reference.first_frame() + res.reference.frames() - 1;
@@ -509,16 +559,7 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
     res.verdict = "reference and twin are equal bit for bit on every frame and metric";
   }
 
-  // 3. Repeat: the twin must return identical bits every time (races, atomics, order).
-  for (unsigned k = 1; k <= o.repeat && res.repeat_identical; ++k) {
-    const TableComparison same = compare_tables(res.twin, run(*twin, t, o), Tolerance::exact());
-    res.repeats_run = k;
-    if (!same.pass) {
-      res.repeat_identical = false;
-      res.repeat_difference = fmt::format("run {} differs from run 0: {}", k, same.summary());
-      res.exit_code = 1;
-    }
-  }
+  repeat_twin(t, o, *twin, res);
 
   // 4. The bundle: from the frame before the first mismatch to the divergence.
   if (!o.bundle.empty()) {
