@@ -45,7 +45,7 @@ namespace {
 
 [[noreturn]] void bad_value(const OptionSpec& spec, const std::string& value, const char* what) {
   throw RefusedConfiguration(std::string("option ") + spec.name, value,
-                    fmt::format("option {}: value '{}' {}; allowed: {}", spec.name, value, what, allowed_values(spec)));
+                             fmt::format("option {}: value '{}' {}; allowed: {}", spec.name, value, what, allowed_values(spec)));
 }
 
 bool parse_bool(const OptionSpec& spec, const std::string& v) {
@@ -84,11 +84,12 @@ void parse_options(std::span<const OptionSpec> table, const OptionList& given, v
     if (spec == nullptr) {
       std::string known;
       for (const OptionSpec& s : table) known += (known.empty() ? "" : ", ") + std::string(s.name);
-      throw RefusedConfiguration("option " + name, value, fmt::format("unknown option '{}' (value '{}'); known: {}", name, value, known));
+      throw RefusedConfiguration("option " + name, value,
+                                 fmt::format("unknown option '{}' (value '{}'); known: {}", name, value, known));
     }
     if (!seen.insert(spec->name).second)
       throw RefusedConfiguration(std::string("option ") + spec->name, value,
-                        fmt::format("option {} is given more than once (again as '{}={}')", spec->name, name, value));
+                                 fmt::format("option {} is given more than once (again as '{}={}')", spec->name, name, value));
     unsigned char* field = base + spec->offset;
     switch (spec->type) {
       case OptionType::boolean: {
@@ -135,7 +136,7 @@ std::string libvmaf_metric_name(const FeatureDescriptor& feature, std::string_vi
     const double v = parse_number(*spec, value);
     if (v == parse_number(*spec, spec->default_text)) continue;
     suffixes[spec->name] = spec->type == OptionType::integer ? fmt::format("_{}_{}", key, static_cast<int>(v))
-                                                              : fmt::format("_{}_{}", key, fmt::sprintf("%g", v));
+                                                             : fmt::format("_{}_{}", key, fmt::sprintf("%g", v));
   }
   if (which == LibvmafKey::collector && suffixes.empty()) return std::string(name->feature_name);
   std::string out(name->alias.empty() ? name->feature_name : name->alias);

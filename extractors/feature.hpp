@@ -18,8 +18,8 @@ enum class OptionType { boolean, integer, real, text };
 std::string_view to_string(OptionType t);
 
 struct OptionSpec {
-  const char* name;          // libvmaf's option name
-  const char* alias;         // nullptr: none
+  const char* name;   // libvmaf's option name
+  const char* alias;  // nullptr: none
   OptionType type;
   const char* default_text;  // the default as text; the options struct's initialiser holds the same value
   double min, max;           // inclusive; unused for booleans

@@ -52,7 +52,8 @@ class FramesInFlight final : public Interface {
   FramesInFlight(const ExtractorContext& ctx, InFlightPlan plan, int planes) : planes_(planes) {
     ExtractorContext each = ctx;
     each.threads = plan.threads_each;
-    for (unsigned i = 0; i < std::max(1u, plan.copies); ++i) slots_.push_back(std::make_unique<Slot>(std::make_unique<Engine>(each)));
+    for (unsigned i = 0; i < std::max(1u, plan.copies); ++i)
+      slots_.push_back(std::make_unique<Slot>(std::make_unique<Engine>(each)));
     for (auto& s : slots_) s->worker = std::thread([this, slot = s.get()] { work(*slot); });
   }
   ~FramesInFlight() override {
@@ -132,8 +133,8 @@ class FramesInFlight final : public Interface {
     std::thread worker;
     std::mutex mu;
     std::condition_variable cv;
-    std::deque<Job> jobs;     // given and not finished; the front one is being computed
-    std::vector<Job> spare;   // finished ones, whose buffers the next frames reuse
+    std::deque<Job> jobs;    // given and not finished; the front one is being computed
+    std::vector<Job> spare;  // finished ones, whose buffers the next frames reuse
     bool stop = false;
     std::deque<Sums> done;
     std::exception_ptr error;

@@ -46,7 +46,9 @@ struct LargePageAllocator {
   }
   void deallocate(T* p, std::size_t n) noexcept { large_free(p, n * sizeof(T)); }
   template <class U>
-  bool operator==(const LargePageAllocator<U>&) const noexcept { return true; }
+  bool operator==(const LargePageAllocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 // A whole plane (or frame) of samples or intermediate values.

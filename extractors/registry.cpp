@@ -26,8 +26,7 @@ Availability always_available() { return {true, {}}; }
 }  // namespace
 
 // Factories, declared from the list.
-#define TP_BACKEND(feature, name, kind, factory, summary) \
-  std::unique_ptr<Extractor> factory(const ExtractorContext&);
+#define TP_BACKEND(feature, name, kind, factory, summary) std::unique_ptr<Extractor> factory(const ExtractorContext&);
 #define TP_MUTANT TP_BACKEND
 #if TWINPROOF_HAVE_CUDA
 #define TP_CUDA_BACKEND(feature, name, factory, summary) TP_BACKEND(feature, name, gpu, factory, summary)

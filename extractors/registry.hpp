@@ -24,7 +24,7 @@ struct Backend {
   std::string_view feature;  // "float_motion"
   std::string_view name;     // "cpu", "cuda", ...
   BackendKind kind;
-  bool mutant;               // a deliberately broken twin (self-test of the gate)
+  bool mutant;  // a deliberately broken twin (self-test of the gate)
   std::string_view summary;
   std::function<Availability()> availability;
   std::function<std::unique_ptr<Extractor>(const ExtractorContext&)> make;

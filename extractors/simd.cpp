@@ -30,7 +30,7 @@ SimdLevel simd_level() {
   else if (want == "avx512") asked = SimdLevel::avx512;
   else  // a typo must not quietly run another code path than the one asked for
     throw UsageError("TWINPROOF_SIMD", std::string(want),
-                      fmt::format("TWINPROOF_SIMD='{}' is not one of scalar, avx2, avx512", want));
+                     fmt::format("TWINPROOF_SIMD='{}' is not one of scalar, avx2, avx512", want));
   return asked < best ? asked : best;
 }
 

@@ -30,11 +30,13 @@ struct CacheLineAllocator {
   CacheLineAllocator(const CacheLineAllocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
     if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
-    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kCacheLineBytes}));
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{kCacheLineBytes}));
   }
-  void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t{kCacheLineBytes}); }
+  void deallocate(T* p, std::size_t) noexcept { ::operator delete (p, std::align_val_t{kCacheLineBytes}); }
   template <class U>
-  bool operator==(const CacheLineAllocator<U>&) const noexcept { return true; }
+  bool operator==(const CacheLineAllocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 template <class T>

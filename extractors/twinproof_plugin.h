@@ -47,20 +47,10 @@ extern "C" {
  * twinproof can check whatever value a plugin hands over (a C++ enum holding a value outside its
  * enumerators is undefined behaviour). */
 typedef int32_t TwinproofStatus;
-enum {
-  TWINPROOF_OK = 0,
-  TWINPROOF_REFUSED = 1,
-  TWINPROOF_UNSUPPORTED = 2,
-  TWINPROOF_FAULT = 3
-};
+enum { TWINPROOF_OK = 0, TWINPROOF_REFUSED = 1, TWINPROOF_UNSUPPORTED = 2, TWINPROOF_FAULT = 3 };
 
 typedef int32_t TwinproofChroma;
-enum {
-  TWINPROOF_CHROMA_400 = 0,
-  TWINPROOF_CHROMA_420 = 1,
-  TWINPROOF_CHROMA_422 = 2,
-  TWINPROOF_CHROMA_444 = 3
-};
+enum { TWINPROOF_CHROMA_400 = 0, TWINPROOF_CHROMA_420 = 1, TWINPROOF_CHROMA_422 = 2, TWINPROOF_CHROMA_444 = 3 };
 
 typedef int32_t TwinproofDeviceKind;
 enum {
@@ -120,8 +110,8 @@ typedef struct TwinproofPluginTwin {
   /* One picture (the reference's), for a feature that reads the reference alone; labels are
    * consecutive. Scores may be emitted now or later (look-ahead metrics). NULL in a version-2
    * twin that gives extract_pair. */
-  TwinproofStatus (*extract)(void *instance, const TwinproofPicture *picture, unsigned frame, TwinproofEmitScore emit,
-                             void *sink, char *error, size_t error_size);
+  TwinproofStatus (*extract)(void *instance, const TwinproofPicture *picture, unsigned frame, TwinproofEmitScore emit, void *sink,
+                             char *error, size_t error_size);
   /* After the last picture: emits what the clip still owes. */
   TwinproofStatus (*flush)(void *instance, TwinproofEmitScore emit, void *sink, char *error, size_t error_size);
   /* Optional (NULL: no stages). The latest picture's stage `stage` (an id of the feature's

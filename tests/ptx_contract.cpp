@@ -73,9 +73,7 @@ std::vector<PtxViolation> check_ptx_contract(const std::string& ptx) {
       const std::string& base = parts[0];
       const bool f32 = has(parts, "f32"), f64 = has(parts, "f64");
       const bool rounded = has(parts, "rn") || has(parts, "rz") || has(parts, "rm") || has(parts, "rp");
-      const auto flag = [&](const char* rule) {
-        out.push_back({k.name, k.first_line + 1 + static_cast<int>(i), op, rule});
-      };
+      const auto flag = [&](const char* rule) { out.push_back({k.name, k.first_line + 1 + static_cast<int>(i), op, rule}); };
       if (has(parts, "approx")) flag("approximate operation");
       else if (f32 && (base == "fma" || base == "mad")) flag("fused multiply-add on f32");
       else if (f64 && (base == "fma" || base == "mad")) flag("fused multiply-add on f64");

@@ -11,16 +11,16 @@
 namespace twinproof {
 
 struct PtxKernel {
-  std::string name;                 // mangled entry name
-  std::vector<std::string> lines;   // body, one instruction per line as emitted
-  int first_line = 0;               // line number of the .entry in the file
+  std::string name;                // mangled entry name
+  std::vector<std::string> lines;  // body, one instruction per line as emitted
+  int first_line = 0;              // line number of the .entry in the file
 };
 
 std::vector<PtxKernel> parse_ptx_kernels(const std::string& ptx);
 
 struct PtxViolation {
   std::string kernel;
-  int line = 0;          // in the PTX file
+  int line = 0;  // in the PTX file
   std::string instruction;
   std::string rule;
 };

@@ -63,8 +63,12 @@ CliResult run_program(const std::string& bin, const std::vector<std::string>& ar
 void write_table_with_exact_rows(const fs::path& file, const std::vector<std::string>& twins, const std::string& feature) {
   nlohmann::json table = nlohmann::json::parse(read_file(data_root() / "ci" / "calibration.json"));
   for (const std::string& twin : twins)
-    table["rows"].push_back({{"feature", feature}, {"reference", "cpu"}, {"twin", twin}, {"mode", "exact"},
-                             {"reason", "test fixture"}, {"provenance", {{"measured_by", "test"}}}});
+    table["rows"].push_back({{"feature", feature},
+                             {"reference", "cpu"},
+                             {"twin", twin},
+                             {"mode", "exact"},
+                             {"reason", "test fixture"},
+                             {"provenance", {{"measured_by", "test"}}}});
   write_file(file, table.dump());
 }
 

@@ -10,8 +10,8 @@
 #include "extractors/extractor.hpp"
 #include "harness/goldens/goldens.hpp"
 #include "harness/io/frame.hpp"
-#include "harness/scoring/repro.hpp"
 #include "harness/report/results.hpp"
+#include "harness/scoring/repro.hpp"
 #include "harness/scoring/scores.hpp"
 
 namespace twinproof {

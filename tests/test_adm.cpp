@@ -8,9 +8,9 @@
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "harness/goldens/goldens.hpp"
-#include "harness/support/paths.hpp"
 #include "harness/scoring/repro.hpp"
 #include "harness/scoring/scores.hpp"
+#include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -47,10 +47,10 @@ BOOST_AUTO_TEST_CASE(the_division_table_is_two_to_the_30_over_i) {
   BOOST_TEST(t[32768] == 0);
   BOOST_TEST(t[32768 + 1] == 1073741824);
   BOOST_TEST(t[32768 - 1] == -1073741824);
-  BOOST_TEST(t[32768 + 3] == 357913941);    // truncated
+  BOOST_TEST(t[32768 + 3] == 357913941);  // truncated
   BOOST_TEST(t[32768 - 3] == -357913941);
-  BOOST_TEST(t[65536] == 32768);            // i = 32768
-  BOOST_TEST(t[0] == -32768);               // i = -32768, a 16-bit band's smallest value
+  BOOST_TEST(t[65536] == 32768);  // i = 32768
+  BOOST_TEST(t[0] == -32768);     // i = -32768, a 16-bit band's smallest value
   // Later scales round a wide |o| to 15 significant bits before the table: 2^20 + 2^4 rounds to
   // 2^14 at shift 6, so t / o is read as t * 2^30 / 2^14 >> (15 + 6).
   BOOST_TEST(twinproof::adm::gain_q15((1 << 20) + 16, 1 << 19, false, t) == 16384);
@@ -66,8 +66,10 @@ BOOST_AUTO_TEST_CASE(pictures_smaller_than_four_scales_allow_are_refused) {
     BOOST_TEST(subject == "picture");
     BOOST_TEST(contains(message, "at least 33x33"), message);
   }
-  const Frame ref = test::make_frame({33, 33, 10, Chroma::c444}, [](int, int x, int y) { return unsigned(x * 37 + y * 11) % 1024; });
-  const Frame dist = test::make_frame({33, 33, 10, Chroma::c444}, [](int, int x, int y) { return unsigned(x * 37 + y * 13) % 1024; });
+  const Frame ref =
+      test::make_frame({33, 33, 10, Chroma::c444}, [](int, int x, int y) { return unsigned(x * 37 + y * 11) % 1024; });
+  const Frame dist =
+      test::make_frame({33, 33, 10, Chroma::c444}, [](int, int x, int y) { return unsigned(x * 37 + y * 13) % 1024; });
   const ScoreTable t = score_frames(ref, dist);
   for (const char* m : {"adm2", "aim", "adm3", "adm_scale0", "adm_scale3"}) BOOST_TEST(std::isfinite(*t.get(m, 0)), m);
 }
@@ -133,7 +135,8 @@ BOOST_AUTO_TEST_CASE(a_skipped_scale_0_scores_zero_over_its_guard) {
   BOOST_TEST(*skip.get("adm_scale0", 0) == 0.0);
   BOOST_TEST(*skip.get("adm_num_scale0", 0) == 0.0);
   BOOST_TEST(*skip.get("adm_den_scale0", 0) == double(1e-10f));
-  for (const char* m : {"adm_scale1", "adm_scale2", "adm_scale3", "adm_num_scale3"}) BOOST_TEST(*skip.get(m, 0) == *all.get(m, 0), m);
+  for (const char* m : {"adm_scale1", "adm_scale2", "adm_scale3", "adm_num_scale3"})
+    BOOST_TEST(*skip.get(m, 0) == *all.get(m, 0), m);
   double num = 0, den = double(1e-10f);
   for (int s = 1; s < 4; ++s) {
     num += *all.get("adm_num_scale" + std::to_string(s), 0);
@@ -161,22 +164,26 @@ BOOST_AUTO_TEST_CASE(every_probe_option_set_is_one_the_reference_scores) {
 BOOST_AUTO_TEST_CASE(options_and_output_names_follow_libvmafs_table) {
   auto ex = reference();
   ex->init({64, 36, 8, Chroma::c420}, {});
-  BOOST_TEST(ex->metrics() == (std::vector<std::string>{"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"}),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      ex->metrics() == (std::vector<std::string>{"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"}),
+      boost::test_tools::per_element());
   ex->init({64, 36, 8, Chroma::c420}, {{"debug", "true"}});
   BOOST_TEST(ex->metrics().size() == 18u);
   BOOST_TEST(ex->metrics().at(7) == "adm");
   BOOST_TEST(ex->metrics().at(10) == "adm_num_scale0");
   BOOST_TEST(ex->planes_read() == 1);  // luma alone
-  for (const auto& [name, bad] : std::vector<std::pair<std::string, std::string>>{
-           {"adm_enhn_gain_limit", "0.99"}, {"adm_csf_mode", "4"}, {"adm_ref_display_height", "4321"}, {"adm_noise_weight", "nan"}})
+  for (const auto& [name, bad] : std::vector<std::pair<std::string, std::string>>{{"adm_enhn_gain_limit", "0.99"},
+                                                                                  {"adm_csf_mode", "4"},
+                                                                                  {"adm_ref_display_height", "4321"},
+                                                                                  {"adm_noise_weight", "nan"}})
     BOOST_CHECK_THROW(ex->init({64, 36, 8, Chroma::c420}, {{name, bad}}), ConfigError);
   const FeatureDescriptor& f = *find_feature("adm");
   BOOST_TEST(libvmaf_metric_name(f, "adm2", {}) == "integer_adm2");
   BOOST_TEST(libvmaf_metric_name(f, "adm2", {}, LibvmafKey::collector) == "VMAF_integer_feature_adm2_score");
   BOOST_TEST(libvmaf_metric_name(f, "adm_scale1", {}, LibvmafKey::collector) == "integer_adm_scale1");
   // Sorted by option name; debug and adm_skip_aim never name an output.
-  const OptionList named = {{"adm_skip_scale0", "true"}, {"egl", "1.2"}, {"adm_norm_view_dist", "4"}, {"adm_skip_aim", "true"}, {"debug", "true"}};
+  const OptionList named = {
+      {"adm_skip_scale0", "true"}, {"egl", "1.2"}, {"adm_norm_view_dist", "4"}, {"adm_skip_aim", "true"}, {"debug", "true"}};
   BOOST_TEST(libvmaf_metric_name(f, "aim", named, LibvmafKey::collector) == "integer_aim_egl_1.2_nvd_4_ssz");
   BOOST_TEST(libvmaf_metric_name(f, "adm_den", {{"adm_csf_mode", "2"}, {"min", "0.25"}}) == "integer_adm_den_csf_2_min_0.25");
 }

@@ -83,11 +83,12 @@ BOOST_AUTO_TEST_CASE(a_tap_sum_from_its_first_product_equals_the_sum_from_zero_w
       for (int n = 0; n < 20000; ++n) {
         float v[5], tmp[5];
         for (float& x : v) x = to_float(static_cast<unsigned>(next() >> 40) % (1u << bpc), bpc);
-        if (n % 7 == 0) v[0] = 0.0f;  // the middle sample: +0
+        if (n % 7 == 0) v[0] = 0.0f;   // the middle sample: +0
         for (int k = 0; k < 5; ++k) {  // vertical-pass values over 5 columns of random samples
           float col[5];
           for (float& x : col) x = to_float(static_cast<unsigned>(next() >> 40) % (1u << bpc), bpc);
-          if (n % 5 == 0) for (float& x : col) x = 0.0f;  // flat columns sum to exactly +0
+          if (n % 5 == 0)
+            for (float& x : col) x = 0.0f;  // flat columns sum to exactly +0
           tmp[k] = tap_sum<5>(t.f, [&](int i) { return col[i]; });
         }
         const auto at_v = [&](int k) { return v[k]; };

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/bench/saved_runs.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/io/frame.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
@@ -20,8 +20,8 @@ using twinproof::test::write_file;
 namespace {
 
 json setup(int bitdepth = 8) {
-  return {{"feature", "motion"}, {"bitdepth", bitdepth}, {"chroma", "420"}, {"frames", 32},
-          {"reps", 5},           {"host_memory", "pinned"}, {"options", json::object()}, {"threads", 2}, {"device", 0}};
+  return {{"feature", "motion"},     {"bitdepth", bitdepth},      {"chroma", "420"}, {"frames", 32}, {"reps", 5},
+          {"host_memory", "pinned"}, {"options", json::object()}, {"threads", 2},    {"device", 0}};
 }
 
 // A report of one size with backends (name, ms per frame, spread), each timed `reps` times.
@@ -55,8 +55,10 @@ const BenchChange& change_of(const BenchComparison& c, const std::string& backen
 BOOST_AUTO_TEST_SUITE(bench)
 
 BOOST_AUTO_TEST_CASE(a_change_is_judged_against_the_larger_spread_of_the_two_runs) {
-  const BenchRun old_run = bench_run_from_json(report({{"cpu", 10.0, 0.05}, {"cpu-simd", 2.0, 0.01}, {"cuda", 0.2, 0.02}}), "old.json");
-  const BenchRun new_run = bench_run_from_json(report({{"cpu", 10.4, 0.01}, {"cpu-simd", 2.1, 0.04}, {"cuda", 0.1, 0.01}}), "new");
+  const BenchRun old_run =
+      bench_run_from_json(report({{"cpu", 10.0, 0.05}, {"cpu-simd", 2.0, 0.01}, {"cuda", 0.2, 0.02}}), "old.json");
+  const BenchRun new_run =
+      bench_run_from_json(report({{"cpu", 10.4, 0.01}, {"cpu-simd", 2.1, 0.04}, {"cuda", 0.1, 0.01}}), "new");
   const BenchComparison c = compare_bench_runs(old_run, new_run);
   BOOST_REQUIRE_EQUAL(c.changes.size(), 3u);
   // 10.4 / 10 = 1.04 inside the old run's 5%; 2.1 / 2 = 1.05 beyond the new run's 4%;
@@ -144,8 +146,8 @@ BOOST_AUTO_TEST_CASE(a_malformed_report_is_refused_naming_the_field) {
 
 BOOST_AUTO_TEST_CASE(bench_compare_end_to_end_flags_a_slowdown_and_refuses_another_setup) {
   const TempDir dir;
-  const std::vector<std::string> bench = {"bench",  "--feature", "motion",  "--backends", "cpu,cpu-simd", "--sizes",
-                                          "64x48", "--frames",  "3",       "--reps",     "3"};
+  const std::vector<std::string> bench = {"bench",    "--feature", "motion", "--backends", "cpu,cpu-simd", "--sizes", "64x48",
+                                          "--frames", "3",         "--reps", "3"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = bench;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -189,8 +191,9 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_whole_score_processes_against_the_rea
   // A raw 10-bit file of 6 frames: each backend is judged from its own process's scores, then
   // timed on the whole file and on its first two frames.
   const TempDir dir;
-  write_file(dir / "clip.yuv", raw_clip({48, 32, 10, Chroma::c420}, 6,
-                                        [](unsigned t, int p, int x, int y) { return (t * 37 + p * 100 + x * 9 + y * 5) % 1024; }));
+  write_file(dir / "clip.yuv", raw_clip({48, 32, 10, Chroma::c420}, 6, [](unsigned t, int p, int x, int y) {
+               return (t * 37 + p * 100 + x * 9 + y * 5) % 1024;
+             }));
   const auto ran = run_cli({"bench", "--from-file", (dir / "clip.yuv").string(), "--sizes", "48x32", "--bitdepth", "10",
                             "--chroma", "420", "--feature", "motion", "--backends", "cpu,cpu-simd", "--reps", "3", "--readers",
                             "2", "--json", (dir / "file.json").string()});
@@ -232,12 +235,13 @@ BOOST_AUTO_TEST_CASE(bench_from_file_gives_a_host_twin_one_reader_per_8_compute_
   // Without --readers, a host twin's threads are its compute: one reader per 8 of them (1 to 4),
   // and its read bound is measured with that many readers.
   const TempDir dir;
-  write_file(dir / "clip.yuv", raw_clip({32, 16, 8, Chroma::c420}, 4,
-                                        [](unsigned t, int p, int x, int y) { return (t * 31 + p * 70 + x * 5 + y * 11) % 256; }));
+  write_file(dir / "clip.yuv", raw_clip({32, 16, 8, Chroma::c420}, 4, [](unsigned t, int p, int x, int y) {
+               return (t * 31 + p * 70 + x * 5 + y * 11) % 256;
+             }));
   for (const auto& [threads, readers] : {std::pair{"1", 1}, std::pair{"16", 2}, std::pair{"24", 3}, std::pair{"64", 4}}) {
-    const auto ran = run_cli({"bench", "--from-file", (dir / "clip.yuv").string(), "--sizes", "32x16", "--bitdepth", "8",
-                              "--chroma", "420", "--backends", "cpu", "--reps", "1", "--threads", threads, "--json",
-                              (dir / "file.json").string()});
+    const auto ran =
+        run_cli({"bench", "--from-file", (dir / "clip.yuv").string(), "--sizes", "32x16", "--bitdepth", "8", "--chroma", "420",
+                 "--backends", "cpu", "--reps", "1", "--threads", threads, "--json", (dir / "file.json").string()});
     BOOST_TEST_REQUIRE(ran.rc == 0, ran.out + ran.err);
     BOOST_TEST(contains(ran.out, "each backend's readers"));
     const json j = json::parse(read_file(dir / "file.json"));
@@ -264,7 +268,9 @@ BOOST_AUTO_TEST_CASE(bench_from_file_times_an_exec_twins_program_alone_on_the_ra
   const std::string self = twin("raw-self", R"("executable": {"self": true}, "command": ["{exe}", "score", "{input}", "--width",
       "{width}", "--height", "{height}", "--pixfmt", "{chroma}", "--bitdepth", "{bitdepth}", "--feature", "{feature}", "--backend",
       "cpu", "{options}", "--json", "--output", "{output}"])");
-  const std::string broken = twin("raw-false", R"("executable": {"program": "sh"}, "command": ["{exe}", "-c", "echo no such luck >&2; exit 3", "{input}", "{output}"])");
+  const std::string broken = twin(
+      "raw-false",
+      R"("executable": {"program": "sh"}, "command": ["{exe}", "-c", "echo no such luck >&2; exit 3", "{input}", "{output}"])");
   write_file(dir / "twins.json", R"({"schema": 1, "twins": [)" + self + ", " + broken + "]}");
   test::write_table_with_exact_rows(dir / "table.json", {"raw-self", "raw-false"});
   const auto bench = [&](const std::string& backends) {
@@ -301,18 +307,38 @@ BOOST_AUTO_TEST_CASE(bench_from_file_scores_a_pair_of_files_and_reads_both_for_t
   const Format fmt{40, 24, 8, Chroma::c420};
   const auto sample = [](unsigned t, int p, int x, int y) { return (t * 29 + p * 50 + x * 7 + y * 3) % 256; };
   write_file(dir / "ref.yuv", raw_clip(fmt, 5, sample));
-  write_file(dir / "dist.yuv", raw_clip(fmt, 5, [&](unsigned t, int p, int x, int y) { return (sample(t, p, x, y) + x % 3) % 256; }));
+  write_file(dir / "dist.yuv",
+             raw_clip(fmt, 5, [&](unsigned t, int p, int x, int y) { return (sample(t, p, x, y) + x % 3) % 256; }));
   write_file(dir / "short.yuv", raw_clip(fmt, 4, sample));
-  write_file(dir / "twins.json", R"({"schema": 1, "twins": [{"name": "raw-pair", "features": ["psnr"], "summary": "a raw-input pair twin",
+  write_file(dir / "twins.json",
+             R"({"schema": 1, "twins": [{"name": "raw-pair", "features": ["psnr"], "summary": "a raw-input pair twin",
       "executable": {"self": true}, "command": ["{exe}", "score", "{reference}", "--distorted", "{distorted}", "--width", "{width}",
       "--height", "{height}", "--pixfmt", "{chroma}", "--bitdepth", "{bitdepth}", "--feature", "{feature}", "--backend", "cpu",
       "{options}", "--json", "--output", "{output}"], "options": ["--option", "{name}={value}"], "input": "yuv",
       "output": {"format": "json", "from": "file"}, "metrics": "twinproof", "timeout_s": 60}]})");
   test::write_table_with_exact_rows(dir / "table.json", {"raw-pair"}, "psnr");
   const auto bench = [&](const std::string& distorted) {
-    return run_cli({"--twins", (dir / "twins.json").string(), "bench", "--from-file", (dir / "ref.yuv").string(), "--distorted",
-                    (dir / distorted).string(), "--sizes", "40x24", "--feature", "psnr", "--backends", "cpu-simd,raw-pair", "--reps",
-                    "2", "--readers", "1", "--calibration", (dir / "table.json").string(), "--json", (dir / "out.json").string()});
+    return run_cli({"--twins",
+                    (dir / "twins.json").string(),
+                    "bench",
+                    "--from-file",
+                    (dir / "ref.yuv").string(),
+                    "--distorted",
+                    (dir / distorted).string(),
+                    "--sizes",
+                    "40x24",
+                    "--feature",
+                    "psnr",
+                    "--backends",
+                    "cpu-simd,raw-pair",
+                    "--reps",
+                    "2",
+                    "--readers",
+                    "1",
+                    "--calibration",
+                    (dir / "table.json").string(),
+                    "--json",
+                    (dir / "out.json").string()});
   };
   const auto ran = bench("dist.yuv");
   BOOST_TEST_REQUIRE(ran.rc == 0, ran.out + ran.err);
@@ -325,9 +351,9 @@ BOOST_AUTO_TEST_CASE(bench_from_file_scores_a_pair_of_files_and_reads_both_for_t
   for (const json& b : j["sizes"][0]["backends"]) BOOST_TEST(contains(b["judged"].get<std::string>(), "exact"), b.dump());
   BOOST_TEST(j["sizes"][0]["backends"][1]["timed"] == "its program alone, on the file itself");
   // The pair's scores are not the equal pair's ceiling: the distorted file was read.
-  const auto scored = run_cli({"score", (dir / "ref.yuv").string(), "--distorted", (dir / "dist.yuv").string(), "--width", "40",
-                               "--height", "24", "--pixfmt", "420", "--bitdepth", "8", "--feature", "psnr", "--json", "--output",
-                               (dir / "s.json").string()});
+  const auto scored =
+      run_cli({"score", (dir / "ref.yuv").string(), "--distorted", (dir / "dist.yuv").string(), "--width", "40", "--height", "24",
+               "--pixfmt", "420", "--bitdepth", "8", "--feature", "psnr", "--json", "--output", (dir / "s.json").string()});
   BOOST_TEST_REQUIRE(scored.rc == 0, scored.out + scored.err);
   BOOST_TEST(json::parse(read_file(dir / "s.json"))["pooled_metrics"]["psnr_y"]["mean"].get<double>() < 60.0);
   // Clips of unequal length are refused before anything is timed, naming both files.
@@ -372,7 +398,8 @@ BOOST_AUTO_TEST_CASE(bench_from_file_refuses_what_it_cannot_judge) {
   BOOST_TEST(short_clip.rc == 2, short_clip.out + short_clip.err);
   BOOST_TEST(contains(short_clip.err, "at least 3 frames"));
   // A raw file needs one size; a Y4M says its own.
-  const auto two_sizes = run_cli({"bench", "--from-file", (dir / "bad.yuv").string(), "--sizes", "16x8,32x8", "--feature", "motion"});
+  const auto two_sizes =
+      run_cli({"bench", "--from-file", (dir / "bad.yuv").string(), "--sizes", "16x8,32x8", "--feature", "motion"});
   BOOST_TEST(two_sizes.rc == 2, two_sizes.out + two_sizes.err);
   BOOST_TEST(contains(two_sizes.err, "the raw file's one size WxH"));
 }

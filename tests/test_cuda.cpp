@@ -84,19 +84,20 @@ BOOST_AUTO_TEST_CASE(merged_uploads_go_a_run_a_copy_and_every_byte_arrives) {
   up.flush();
   BOOST_TEST(up.merged() == 10u);
   add(10, host.get() + 10 * kFrame, kPlane);
-  add(20, host.get() + 11 * kFrame, kPlane);  // out of line on the device
-  add(21, other.get(), kPlane);               // another block
+  add(20, host.get() + 11 * kFrame, kPlane);      // out of line on the device
+  add(21, other.get(), kPlane);                   // another block
   add(22, host.get() + 12 * kFrame, kPlane - 8);  // shorter
   add(23, host.get() + 13 * kFrame, kPlane);
   add(24, host.get() + 14 * kFrame, kPlane);
-  add(25, host.get() + 16 * kFrame, kPlane);  // the stride changes
+  add(25, host.get() + 16 * kFrame, kPlane);                                                               // the stride changes
   up.add(device.get() + 26 * kPlane, host.get() + 17 * kFrame, kPlane, kPlane, 1, nullptr, stream.get());  // no owner
   std::memcpy(expected.data() + 26 * kPlane, host.get() + 17 * kFrame, kPlane);
   add(27, host.get() + 18 * kFrame, kPlane);
   add(28, other.get() + kFrame, kPlane);  // the owner changes (its stride from the run would do)
   // Padded rows (6 rows of 100 bytes, 150 apart): a 2D copy of their own, between two runs.
   up.add(device.get() + 29 * kPlane, host.get() + 20 * kFrame, 150, 100, 6, host.get(), stream.get());
-  for (std::size_t y = 0; y < 6; ++y) std::memcpy(expected.data() + 29 * kPlane + y * 100, host.get() + 20 * kFrame + y * 150, 100);
+  for (std::size_t y = 0; y < 6; ++y)
+    std::memcpy(expected.data() + 29 * kPlane + y * 100, host.get() + 20 * kFrame + y * 150, 100);
   add(30, host.get() + 21 * kFrame, kPlane);
   const std::uint64_t before = up.merged();
   up.flush();

@@ -6,20 +6,20 @@
 #include <cstdlib>
 #include <limits>
 
-#include <boost/test/unit_test.hpp>
 #include <fmt/format.h>
+#include <boost/test/unit_test.hpp>
 
 #include "extractors/feature.hpp"
 #include "harness/calibration/calibrate.hpp"
 #include "harness/calibration/table.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
 #include "harness/gate/gate.hpp"
 #include "harness/gate/matrix.hpp"
-#include "harness/support/paths.hpp"
-#include "harness/support/process.hpp"
 #include "harness/io/score_files.hpp"
 #include "harness/report/vmaf_output.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/support/paths.hpp"
+#include "harness/support/process.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -29,7 +29,6 @@ using twinproof::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
 
 // A table whose values need all 17 digits, a NaN and a value below 1e-6.
 ScoreTable awkward_table() {
@@ -90,7 +89,11 @@ fs::path write_one_twin_matrix(const TempDir& dir, const std::string& twin, cons
 // Runs one exec twin of a twins file over a cell, as the gate does, without registering it.
 Outcome run_exec(const ExecTwinSpec& spec, const Cell& cell) {
   const auto shared = std::make_shared<const ExecTwinSpec>(spec);
-  Backend b{cell.feature, "test-exec", BackendKind::host, false, "test",
+  Backend b{cell.feature,
+            "test-exec",
+            BackendKind::host,
+            false,
+            "test",
             [shared] { return exec_twin_availability(*shared); },
             [shared, f = cell.feature](const ExtractorContext& ctx) { return make_exec_twin(shared, f, ctx); }};
   return run_backend(b, cell, {}, 0);
@@ -98,11 +101,14 @@ Outcome run_exec(const ExecTwinSpec& spec, const Cell& cell) {
 
 // A psnr pair cell of the gate: pan576 against its noise4 distortion.
 Cell psnr_pair_cell() {
-  return filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"psnr/cpu/pan576~noise4/8b/420/default"}).at(0);
+  return filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"psnr/cpu/pan576~noise4/8b/420/default"})
+      .at(0);
 }
 
 Cell flash_cell() {
-  return filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"float_motion/cpu/flash64/8b/420/default"}).at(0);
+  return filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells,
+                      {"float_motion/cpu/flash64/8b/420/default"})
+      .at(0);
 }
 
 }  // namespace
@@ -117,10 +123,15 @@ BOOST_AUTO_TEST_CASE(libvmaf_shapes_give_back_the_exact_doubles) {
   doc.version = "test";
   for (const VmafFormat f : {VmafFormat::json, VmafFormat::xml, VmafFormat::csv}) {
     const std::string text = render_vmaf(doc, f, NumberStyle::exact);
-    const ScoreFile back = parse_score_file(text, *parse_score_file_format(f == VmafFormat::json ? "json" : f == VmafFormat::xml ? "xml" : "csv"), "x");
+    const ScoreFile back = parse_score_file(text,
+                                            *parse_score_file_format(f == VmafFormat::json  ? "json"
+                                                                     : f == VmafFormat::xml ? "xml"
+                                                                                            : "csv"),
+                                            "x");
     BOOST_TEST(back.frames == (std::vector<long long>{0, 1, 2}));
     for (unsigned i = 0; i < 3; ++i) {
-      BOOST_TEST(std::bit_cast<std::uint64_t>(back.values.at("float_motion").at(i)) == std::bit_cast<std::uint64_t>(*t.get("motion", i)));
+      BOOST_TEST(std::bit_cast<std::uint64_t>(back.values.at("float_motion").at(i)) ==
+                 std::bit_cast<std::uint64_t>(*t.get("motion", i)));
       const double m2 = back.values.at("float_motion2").at(i);
       if (i == 2) BOOST_TEST(std::isnan(m2));  // JSON null, "nan": a value that never passes
       else BOOST_TEST(std::bit_cast<std::uint64_t>(m2) == std::bit_cast<std::uint64_t>(*t.get("motion2", i)));
@@ -142,7 +153,8 @@ BOOST_AUTO_TEST_CASE(malformed_files_name_the_field) {
   BOOST_TEST(field_of_error(R"({"frames": [{"frameNum": 0, "metrics": {}}, {"frameNum": 0, "metrics": {}}]})", F::libvmaf_json) ==
              "frames[1].frameNum");
   BOOST_TEST(field_of_error("not json", F::libvmaf_json) == "document");
-  BOOST_TEST(field_of_error("<VMAF><frames><frame frameNum=\"0\" m=\"1.5x\"/></frames></VMAF>", F::libvmaf_xml) == "frames/frame[0]@m");
+  BOOST_TEST(field_of_error("<VMAF><frames><frame frameNum=\"0\" m=\"1.5x\"/></frames></VMAF>", F::libvmaf_xml) ==
+             "frames/frame[0]@m");
   BOOST_TEST(field_of_error("<VMAF></VMAF>", F::libvmaf_xml) == "VMAF/frames");
   BOOST_TEST(field_of_error("Frame,m,\n0,1,2,\n", F::libvmaf_csv) == "line 2");
   BOOST_TEST(field_of_error("Frame,m,\n-1,1,\n", F::libvmaf_csv) == "line 2 Frame");
@@ -183,17 +195,20 @@ BOOST_AUTO_TEST_CASE(printed_mode_proves_only_what_the_text_says) {
 BOOST_AUTO_TEST_CASE(compare_judges_two_files_with_the_gates_rules) {
   TempDir dir;
   test::write_file(dir / "a.csv", "Frame,motion,\n0,0,\n1,28.920629501342773,\n");
-  test::write_file(dir / "b.json", R"({"frames": [{"frameNum": 0, "metrics": {"motion": 0}}, {"frameNum": 1, "metrics": {"motion": 28.92063}}]})");
+  test::write_file(
+      dir / "b.json",
+      R"({"frames": [{"frameNum": 0, "metrics": {"motion": 0}}, {"frameNum": 1, "metrics": {"motion": 28.92063}}]})");
   test::write_file(dir / "c.txt", "n:0 motion:0.00\nn:1 motion:28.92\n");
   const std::string a = (dir / "a.csv").string(), b = (dir / "b.json").string(), c = (dir / "c.txt").string();
   const auto exact = run_cli({"compare", a, b});
   BOOST_TEST(exact.rc == 1);
-  BOOST_TEST(contains(exact.out, "frame 1 motion: expected 28.920629501342773 (0x1.cebae6p+4), got 28.920629999999999"), exact.out);
+  BOOST_TEST(contains(exact.out, "frame 1 motion: expected 28.920629501342773 (0x1.cebae6p+4), got 28.920629999999999"),
+             exact.out);
   BOOST_TEST(contains(exact.out, "FAIL: 1 of 2 values differ"));
   BOOST_TEST(run_cli({"compare", a, b, "--tolerance", "printed=vmaf"}).rc == 0);
   BOOST_TEST(run_cli({"compare", a, b, "--tolerance", "places=6"}).rc == 0);
   BOOST_TEST(run_cli({"compare", a, c, "--tolerance", "places=2"}).rc == 2);  // .txt: the format is not known
-  BOOST_TEST(run_cli({"compare", a, c, "--format", "vmafmotion"}).rc == 2);    // a.csv is not a vmafmotion file
+  BOOST_TEST(run_cli({"compare", a, c, "--format", "vmafmotion"}).rc == 2);   // a.csv is not a vmafmotion file
   BOOST_TEST(run_cli({"compare", a, b, "--tolerance", "places=0"}).rc == 2);
   BOOST_TEST(run_cli({"compare", a, (dir / "none.json").string()}).rc == 2);
 }
@@ -211,12 +226,14 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "bitdepths": [9])")) == "twins[0].bitdepths 9");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "colour": 1)")) == "twins[0].colour colour");
   BOOST_TEST(contains(field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
-    "command": ["{exe}", "{inptu}", "{output}"], "output": {"format": "csv"}})"), "twins[0].command[1] {inptu}"));
+    "command": ["{exe}", "{inptu}", "{output}"], "output": {"format": "csv"}})"),
+                      "twins[0].command[1] {inptu}"));
   BOOST_TEST(field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
     "command": ["{exe}", "{output}"], "output": {"format": "csv"}})") == "twins[0].command 2 words");
   BOOST_TEST(field_of(R"({"name": "x", "features": ["float_vif"], "summary": "s", "executable": {"program": "sh"},
     "command": ["{input}", "{output}"], "output": {"format": "csv"}})") == "twins[0].features[0] \"float_vif\"");
-  const std::string bad_metric = field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
+  const std::string bad_metric =
+      field_of(R"({"name": "x", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
     "command": ["{exe}", "{input}", "{output}"], "output": {"format": "csv"}, "metrics": {"m": "motion9"}})");
   BOOST_TEST(bad_metric == "twins[0].metrics.m motion9");
   // Two keys of a program for one metric: which to judge would be a guess.
@@ -228,18 +245,24 @@ BOOST_AUTO_TEST_CASE(twins_files_are_checked_when_read) {
   BOOST_TEST(field_of(sh_twin("x", "true") + "," + sh_twin("x", "true")) == "twins[1].name x");
   // A feature's own metrics and ignored options name one of the twin's features.
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"float_motion": "libvmaf-collector"})")) == "(loaded)");
-  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"vif": "libvmaf"})")) == "twins[0].metrics_by_feature.vif vif");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"vif": "libvmaf"})")) ==
+             "twins[0].metrics_by_feature.vif vif");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"float_motion": {"k": "vif_scale0"}})")) ==
              "twins[0].metrics_by_feature.float_motion.k vif_scale0");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "metrics_by_feature": {"float_motion": "libvmaf-keys"})")) ==
              "twins[0].metrics_by_feature.float_motion libvmaf-keys");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"float_motion": "motion_add_uv"})")) ==
              "twins[0].ignores_options.float_motion \"motion_add_uv\"");
-  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"psnr": ["enable_mse"]})")) == "twins[0].ignores_options.psnr psnr");
-  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "unnamed_options": {"float_motion": [""]})")) == "twins[0].unnamed_options.float_motion \"\"");
-  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "unnamed_options": {"psnr": ["enable_mse"]})")) == "twins[0].unnamed_options.psnr psnr");
-  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": []})")) == "twins[0].provides.float_motion an array of 0");
-  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": ["motion9"]})")) == "twins[0].provides.float_motion \"motion9\"");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "ignores_options": {"psnr": ["enable_mse"]})")) ==
+             "twins[0].ignores_options.psnr psnr");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "unnamed_options": {"float_motion": [""]})")) ==
+             "twins[0].unnamed_options.float_motion \"\"");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "unnamed_options": {"psnr": ["enable_mse"]})")) ==
+             "twins[0].unnamed_options.psnr psnr");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": []})")) ==
+             "twins[0].provides.float_motion an array of 0");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"float_motion": ["motion9"]})")) ==
+             "twins[0].provides.float_motion \"motion9\"");
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "provides": {"vif": ["vif_scale0"]})")) == "twins[0].provides.vif vif");
   // A feature's own command names what the twin's does; a probe runs the program with literal words.
   BOOST_TEST(field_of(sh_twin("x", "true", R"(, "commands_by_feature": {"float_motion": ["{exe}", "{output}"]})")) ==
@@ -270,12 +293,15 @@ BOOST_AUTO_TEST_CASE(a_programs_settings_are_variants_each_a_twin_of_its_own) {
   BOOST_TEST((specs[2].required_cpu == std::vector<std::string>{"sse2"}));
   BOOST_TEST((specs[2].command == specs[0].command));  // the rest is the declared twin's
   // A variant needs the command's {variant}, names the twin's features, known CPU features, a new name.
-  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "variants": [{"name": "x-c", "summary": "s", "words": ["a"]}])")) == "twins[0].command 5 words");
-  BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["a"], "features": ["psnr"]}])")) == "twins[0].variants[0].features \"psnr\"");
+  BOOST_TEST(field_of(sh_twin("x", "true", R"(, "variants": [{"name": "x-c", "summary": "s", "words": ["a"]}])")) ==
+             "twins[0].command 5 words");
+  BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["a"], "features": ["psnr"]}])")) ==
+             "twins[0].variants[0].features \"psnr\"");
   BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["a"], "requires_cpu": ["avx1024"]}])")) ==
              "twins[0].variants[0].requires_cpu \"avx1024\"");
   BOOST_TEST(field_of(twin(R"([{"name": "base", "summary": "s", "words": ["a"]}])")) == "twins[0].name base");
-  BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["{options}"]}])")) == "twins[0].variants[0].words {options}");
+  BOOST_TEST(field_of(twin(R"([{"name": "b", "summary": "s", "words": ["{options}"]}])")) ==
+             "twins[0].variants[0].words {options}");
 
   // The shipped libvmaf settings: the C path, AVX2, AVX-512 and the thread pool, each its own twin
   // with its calibration row; psnr (no SIMD path in libvmaf) has none of them.
@@ -307,9 +333,12 @@ BOOST_AUTO_TEST_CASE(a_program_without_what_the_twin_needs_is_not_supported) {
   const Cell cell = flash_cell();
   // The probe: a program whose output to a command lacks a text cannot run the twin.
   const auto probed = [&](const std::string& contains_text) {
-    return load_twins_file(write_twins(dir, sh_twin("p", R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)",
-                                                    R"(, "probe": {"command": ["{exe}", "-c", "echo filters: vmafmotion libvmaf"], "contains": )" +
-                                                        nlohmann::json(contains_text).dump() + R"(, "reason": "no such filter"})")))
+    return load_twins_file(
+               write_twins(
+                   dir,
+                   sh_twin("p", R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)",
+                           R"(, "probe": {"command": ["{exe}", "-c", "echo filters: vmafmotion libvmaf"], "contains": )" +
+                               nlohmann::json(contains_text).dump() + R"(, "reason": "no such filter"})")))
         .at(0);
   };
   const Availability has = exec_twin_availability(probed(" libvmaf"));
@@ -318,8 +347,10 @@ BOOST_AUTO_TEST_CASE(a_program_without_what_the_twin_needs_is_not_supported) {
   BOOST_TEST(!lacks.available);
   BOOST_TEST(contains(lacks.reason, "p: no such filter ("), lacks.reason);
   BOOST_TEST(contains(lacks.reason, "sh -c 'echo filters: vmafmotion libvmaf' prints no ' zscale')"), lacks.reason);
-  BOOST_CHECK_THROW(load_twins_file(write_twins(dir, sh_twin("q", "true", R"(, "probe": {"command": ["rm", "-f", "x"], "contains": "a", "reason": "r"})"))),
-                    InputError);  // a probe runs the twin's program alone
+  BOOST_CHECK_THROW(
+      load_twins_file(
+          write_twins(dir, sh_twin("q", "true", R"(, "probe": {"command": ["rm", "-f", "x"], "contains": "a", "reason": "r"})"))),
+      InputError);  // a probe runs the twin's program alone
   const Outcome o = run_exec(probed(" zscale"), cell);
   BOOST_TEST((o.kind == Outcome::Kind::not_supported), o.message);
   // Debian's ffmpeg has no libvmaf filter: the shipped ffmpeg-libvmaf twin says so.
@@ -332,9 +363,15 @@ BOOST_AUTO_TEST_CASE(a_program_without_what_the_twin_needs_is_not_supported) {
     if (!a.available) BOOST_TEST(contains(a.reason, "this ffmpeg has no libvmaf filter"), a.reason);
   }
   // A program that says it did something else (a CUDA build falling back to the CPU) is not supported, never judged.
-  const auto said = load_twins_file(write_twins(dir, sh_twin("s", R"(echo 'problem during vmaf_cuda_state_init, using CPU' >&2; printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)",
-                                                             R"(, "unsupported_if_said": "using CPU")")))
-                        .at(0);
+  const auto said =
+      load_twins_file(
+          write_twins(
+              dir,
+              sh_twin(
+                  "s",
+                  R"(echo 'problem during vmaf_cuda_state_init, using CPU' >&2; printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)",
+                  R"(, "unsupported_if_said": "using CPU")")))
+          .at(0);
   const Outcome fell_back = run_exec(said, cell);
   BOOST_TEST((fell_back.kind == Outcome::Kind::not_supported), fell_back.message);
   BOOST_TEST(contains(fell_back.message, "said 'problem during vmaf_cuda_state_init, using CPU'"), fell_back.message);
@@ -346,12 +383,17 @@ BOOST_AUTO_TEST_CASE(a_model_is_handed_to_libvmafs_tools_as_they_load_one) {
   const FeatureDescriptor& vmaf = feature_or_throw("vmaf");
   BOOST_TEST_REQUIRE(vmaf.libvmaf_model != nullptr);
   BOOST_TEST(vmaf.libvmaf_model({}) == "version=vmaf_v0.6.1");
-  BOOST_TEST(vmaf.libvmaf_model({{"model", "vmaf_v0.6.1neg"}, {"disable_clip", "true"}}) == "version=vmaf_v0.6.1neg:disable_clip=true");
-  BOOST_TEST(vmaf.libvmaf_model({{"model", "/m/x.json"}, {"vmaf_foo", "1"}}) == "path=/m/x.json:vmaf_foo=1");  // as given: the tool answers
+  BOOST_TEST(vmaf.libvmaf_model({{"model", "vmaf_v0.6.1neg"}, {"disable_clip", "true"}}) ==
+             "version=vmaf_v0.6.1neg:disable_clip=true");
+  BOOST_TEST(vmaf.libvmaf_model({{"model", "/m/x.json"}, {"vmaf_foo", "1"}}) ==
+             "path=/m/x.json:vmaf_foo=1");  // as given: the tool answers
   BOOST_TEST(feature_or_throw("psnr").libvmaf_model == nullptr);
   // A command that loads a model for a feature that is not one is refused when read.
   try {
-    load_twins_file(write_twins(dir, sh_twin("m", "true", R"(, "commands_by_feature": {"float_motion": ["{exe}", "--model", "{libvmaf_model}", "{input}", "{output}"]})")));
+    load_twins_file(write_twins(
+        dir,
+        sh_twin("m", "true",
+                R"(, "commands_by_feature": {"float_motion": ["{exe}", "--model", "{libvmaf_model}", "{input}", "{output}"]})")));
     BOOST_FAIL("loaded");
   } catch (const InputError& e) {
     BOOST_TEST(e.field() == "twins[0].commands_by_feature.float_motion");
@@ -363,17 +405,22 @@ BOOST_AUTO_TEST_CASE(a_model_is_handed_to_libvmafs_tools_as_they_load_one) {
   const std::vector<std::string>& model_command = tool[0].command_of("vmaf");
   BOOST_TEST((std::find(model_command.begin(), model_command.end(), "{libvmaf_model}") != model_command.end()));
   BOOST_TEST((std::find(model_command.begin(), model_command.end(), "--no_prediction") == model_command.end()));
-  BOOST_TEST((std::find(tool[0].command_of("psnr").begin(), tool[0].command_of("psnr").end(), "--no_prediction") != tool[0].command_of("psnr").end()));
+  BOOST_TEST((std::find(tool[0].command_of("psnr").begin(), tool[0].command_of("psnr").end(), "--no_prediction") !=
+              tool[0].command_of("psnr").end()));
   BOOST_TEST(tool[2].name == "vmaf-cuda");
   BOOST_TEST(tool[2].unsupported_if_said == "using CPU");
   // The filter form escapes the model's ':' for an ffmpeg filtergraph: an sh twin prints its argument.
   const Cell cell = filter_cells(load_matrix(data_root() / "ci" / "matrices" / "libvmaf.json").cells,
-                                 {"vmaf/libvmaf/pan576~noise4/8b/420/noclip_transform"}).at(0);
-  const ExecTwinSpec echo = load_twins_file(write_twins(dir, R"({"name": "e", "features": ["vmaf"], "summary": "s", "executable": {"program": "sh"},
+                                 {"vmaf/libvmaf/pan576~noise4/8b/420/noclip_transform"})
+                        .at(0);
+  const ExecTwinSpec echo =
+      load_twins_file(write_twins(dir, R"({"name": "e", "features": ["vmaf"], "summary": "s", "executable": {"program": "sh"},
       "command": ["{exe}", "-c", "printf '%s' \"$0\" >&2; exit 3", "model={libvmaf_model_filter}", "{reference}", "{distorted}"], "options": "libvmaf",
-      "output": {"format": "json", "from": "stdout"}, "metrics": "libvmaf"})")).at(0);
+      "output": {"format": "json", "from": "stdout"}, "metrics": "libvmaf"})"))
+          .at(0);
   const Outcome said = run_exec(echo, cell);
-  BOOST_TEST(contains(said.message, R"(it said: model=version=vmaf_v0.6.1neg\\:disable_clip=true\\:enable_transform=true)"), said.message);
+  BOOST_TEST(contains(said.message, R"(it said: model=version=vmaf_v0.6.1neg\\:disable_clip=true\\:enable_transform=true)"),
+             said.message);
 }
 
 BOOST_AUTO_TEST_CASE(a_rerun_command_finds_an_outside_program_again) {
@@ -385,10 +432,12 @@ BOOST_AUTO_TEST_CASE(a_rerun_command_finds_an_outside_program_again) {
   const std::string saved = before ? before : "";
   ::setenv("TWINPROOF_VMAF", "/opt/libvmaf it's/bin/vmaf", 1);
   BOOST_TEST(exec_twin_rerun_args(tool[0], true) == R"(--vmaf '/opt/libvmaf it'\''s/bin/vmaf')");
-  BOOST_TEST(exec_twin_rerun_args(tool[1], true) == R"(--vmaf '/opt/libvmaf it'\''s/bin/vmaf')");  // a variant finds its program the same way
+  BOOST_TEST(exec_twin_rerun_args(tool[1], true) ==
+             R"(--vmaf '/opt/libvmaf it'\''s/bin/vmaf')");  // a variant finds its program the same way
   BOOST_TEST(exec_twin_rerun_args(tool[0], false) ==
              shell_words({"--twins", tool[0].file, "--vmaf", "/opt/libvmaf it's/bin/vmaf"}));  // a user's file: both
-  BOOST_TEST((split_shell_words(exec_twin_rerun_args(tool[0], true)) == std::vector<std::string>{"--vmaf", "/opt/libvmaf it's/bin/vmaf"}));
+  BOOST_TEST((split_shell_words(exec_twin_rerun_args(tool[0], true)) ==
+              std::vector<std::string>{"--vmaf", "/opt/libvmaf it's/bin/vmaf"}));
   ::unsetenv("TWINPROOF_VMAF");
   BOOST_TEST(exec_twin_rerun_args(tool[0], true).empty());  // nothing to find it with: nothing said
   BOOST_TEST(exec_twin_rerun_args(tool[2], true).empty());  // vmaf-cuda: TWINPROOF_VMAF_CUDA unset here
@@ -440,7 +489,9 @@ BOOST_AUTO_TEST_CASE(a_program_is_asked_for_keys_named_by_the_options_it_names_s
       "options": ["--option", "{{name}}={{value}}"], "output": {{"format": "csv"}}, "metrics": "libvmaf-collector"{}}})",
                        nlohmann::json("printf '%s\\n' \"$@\" > '" + words.string() + "'").dump(), extra);
   };
-  Cell cell = filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"motion/cpu-simd/flash64/8b/420/default"}).at(0);
+  Cell cell =
+      filter_cells(load_matrix(data_root() / "ci" / "matrices" / "gate.json").cells, {"motion/cpu-simd/flash64/8b/420/default"})
+          .at(0);
   cell.options = {{"motion_max_val", "20"}, {"motion_fps_weight", "2"}};
   const FeatureDescriptor& motion = feature_or_throw("motion");
   const std::string named = libvmaf_metric_name(motion, "motion2", cell.options, LibvmafKey::collector);
@@ -467,7 +518,8 @@ BOOST_AUTO_TEST_CASE(a_pair_feature_needs_a_command_that_takes_both_clips) {
     return fmt::format(R"({{"name": "{}", "features": ["psnr"], "summary": "test", "executable": {{"program": "sh"}},
       "command": ["{{exe}}", "-c", {}, {}, "{{output}}"], "options": "none", "output": {{"format": "csv"}},
       "metrics": {{"psnr_y": "psnr_y"}}}})",
-                       name, nlohmann::json(R"(cmp -s "$1" "$2" && exit 5; printf 'Frame,psnr_y,\n' > "$3"; exit 4)").dump(), words);
+                       name, nlohmann::json(R"(cmp -s "$1" "$2" && exit 5; printf 'Frame,psnr_y,\n' > "$3"; exit 4)").dump(),
+                       words);
   };
   // One clip ({input}): the twin cannot be handed the pair, so the cell is not supported, not run.
   const ExecTwinSpec one = load_twins_file(write_twins(dir, psnr_twin("one", R"("{input}", "{input}")"))).at(0);
@@ -491,7 +543,9 @@ BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
   const auto spec = [&](const std::string& script, const std::string& extra = "") {
     return load_twins_file(write_twins(dir, sh_twin("t", script, extra))).at(0);
   };
-  const auto outcome = [&](const std::string& script, const std::string& extra = "") { return run_exec(spec(script, extra), cell); };
+  const auto outcome = [&](const std::string& script, const std::string& extra = "") {
+    return run_exec(spec(script, extra), cell);
+  };
 
   // Scores every frame: 8 lines of motion 0 are a real (wrong) answer, compared value by value.
   const Outcome zeros = outcome(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)");
@@ -510,7 +564,8 @@ BOOST_AUTO_TEST_CASE(a_program_that_fails_is_never_a_pass) {
   const Outcome other_key = outcome(R"(printf 'Frame,other,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)");
   BOOST_TEST((other_key.kind == Outcome::Kind::error));
   BOOST_TEST(contains(other_key.message, "lacks motion"));
-  const Outcome garbage = outcome(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,zero," >> "$1"; done)");
+  const Outcome garbage =
+      outcome(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,zero," >> "$1"; done)");
   BOOST_TEST((garbage.kind == Outcome::Kind::error));
   BOOST_TEST(contains(garbage.message, "not a number"));
   const Outcome slow = outcome("sleep 20", R"(, "timeout_s": 0.3)");
@@ -575,19 +630,22 @@ BOOST_AUTO_TEST_CASE(a_program_stopped_with_the_run_leaves_its_cell_without_a_ve
 // --help page states the exit codes.
 BOOST_AUTO_TEST_CASE(a_long_cell_is_heard_from_in_a_log_and_help_states_the_exit_codes) {
   TempDir dir;
-  write_twins(dir, sh_twin("slow", R"(sleep 2.5; printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)"));
+  write_twins(
+      dir,
+      sh_twin("slow", R"(sleep 2.5; printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0," >> "$1"; done)"));
   write_one_twin_matrix(dir, "slow", R"("flash64")");
   test::write_table_with_exact_rows(dir / "table.json", {"slow"});
-  const auto r = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
-                          "--calibration", (dir / "table.json").string(), "--heartbeat", "1", "--report-dir", (dir / "r").string()});
+  const auto r =
+      run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(), "--calibration",
+               (dir / "table.json").string(), "--heartbeat", "1", "--report-dir", (dir / "r").string()});
   BOOST_TEST(r.rc == 1, r.out << r.err);  // zeros are not the reference's motion
   BOOST_TEST(contains(r.out, "still running: float_motion/slow/flash64/8b/420/default for "), r.out);
   BOOST_TEST(contains(r.out, "(1 in flight)"), r.out);
   BOOST_TEST(contains(r.out, "s elapsed, "), r.out);
   // The same with a cell time limit, whose watchdog also beats.
-  const auto limited = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
-                                "--calibration", (dir / "table.json").string(), "--heartbeat", "1", "--cell-timeout", "60",
-                                "--report-dir", (dir / "r2").string()});
+  const auto limited =
+      run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(), "--calibration",
+               (dir / "table.json").string(), "--heartbeat", "1", "--cell-timeout", "60", "--report-dir", (dir / "r2").string()});
   BOOST_TEST(contains(limited.out, "still running: float_motion/slow/flash64/8b/420/default for "), limited.out);
   for (const char* command : {"gate", "repro", "bench", "report"}) {
     const auto help = run_cli({command, "--help"});
@@ -603,11 +661,17 @@ BOOST_AUTO_TEST_CASE(repeated_and_concurrent_runs_must_return_the_same_bits) {
   const Calibration table = Calibration::load(data_root() / "ci" / "calibration.json");
   const auto backend_of = [&](const std::string& script) {
     const auto shared = std::make_shared<const ExecTwinSpec>(load_twins_file(write_twins(dir, sh_twin("t", script))).at(0));
-    return Backend{"float_motion", "test-exec", BackendKind::host, false, "test", [shared] { return exec_twin_availability(*shared); },
+    return Backend{"float_motion",
+                   "test-exec",
+                   BackendKind::host,
+                   false,
+                   "test",
+                   [shared] { return exec_twin_availability(*shared); },
                    [shared](const ExtractorContext& ctx) { return make_exec_twin(shared, "float_motion", ctx); }};
   };
   // The same answer every time: one outcome, no finding.
-  const Backend steady = backend_of(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0.5," >> "$1"; done)");
+  const Backend steady =
+      backend_of(R"(printf 'Frame,motion,\n' > "$1"; for i in 0 1 2 3 4 5 6 7; do echo "$i,0.5," >> "$1"; done)");
   const Outcome same = run_backend_repeated(steady, cell, {}, 0, 2, 3);
   BOOST_TEST(same.nondeterminism.empty());
   BOOST_TEST(same.table.frames() == 8u);
@@ -638,9 +702,9 @@ BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
   // for the rest, which main.sh's gate runs, so that a sanitizer build of this suite stays inside
   // its time.
   const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",
-                          "float_motion/exec-self/*", "--filter", "motion/exec-self/*", "--filter", "psnr/exec-self/pan576~noise4/*",
-                          "--filter", "psnr/exec-self/noise67_16b_444~noise32/*", "--filter", "vif/exec-self/odd175_420~noise4/*",
-                          "--quiet", "--report-dir", (dir / "r").string()});
+                          "float_motion/exec-self/*", "--filter", "motion/exec-self/*", "--filter",
+                          "psnr/exec-self/pan576~noise4/*", "--filter", "psnr/exec-self/noise67_16b_444~noise32/*", "--filter",
+                          "vif/exec-self/odd175_420~noise4/*", "--quiet", "--report-dir", (dir / "r").string()});
   BOOST_TEST(r.rc == 0, r.out << r.err);
   const auto records = read_results(dir / "r" / "results.jsonl");
   std::size_t pass = 0, refusals = 0;
@@ -664,7 +728,8 @@ BOOST_AUTO_TEST_CASE(twinproof_itself_as_an_exec_twin_is_exact_end_to_end) {
   BOOST_TEST(contains(outside[0].value("version", ""), "twinproof"));
   BOOST_TEST(!outside[0].contains("command"));  // a cell's command line stays in its record
   const std::string sha = outside[0]["sha256"];
-  BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "twin exec-self (float_motion, motion, psnr, vif) · executable "));
+  BOOST_TEST(
+      contains(test::read_file(dir / "r" / "summary.md"), "twin exec-self (float_motion, motion, psnr, vif) · executable "));
   BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "sha256 " + sha));
   BOOST_TEST(contains(test::read_file(dir / "r" / "report.html"), "sha256 " + sha));
   BOOST_TEST(contains(test::read_file(dir / "r" / "junit.xml"), "<property name=\"sha256\" value=\"" + sha + "\""));
@@ -674,8 +739,11 @@ BOOST_AUTO_TEST_CASE(an_outside_program_is_named_once_by_the_first_line_of_its_v
   TempDir dir;
   // A version of two lines, and a twin that takes 8-bit input only: its 16-bit cell is refused
   // before the program is looked for, and must not list the program a second time, unnamed.
-  const std::string script = R"("$TWINPROOF_SELF" score "$0" --feature float_motion --csv --output - | awk -F, 'NR==1{print "Frame,motion,"} NR>1{printf "%d,%.2f,\n", $1, $2}' > "$1")";
-  write_twins(dir, sh_twin("rounded", script, R"(, "version_command": ["sh", "-c", "echo 'rounder 1.2'; echo 'built on a Tuesday'"], "bitdepths": [8])"));
+  const std::string script =
+      R"("$TWINPROOF_SELF" score "$0" --feature float_motion --csv --output - | awk -F, 'NR==1{print "Frame,motion,"} NR>1{printf "%d,%.2f,\n", $1, $2}' > "$1")";
+  write_twins(dir,
+              sh_twin("rounded", script,
+                      R"(, "version_command": ["sh", "-c", "echo 'rounder 1.2'; echo 'built on a Tuesday'"], "bitdepths": [8])"));
   write_one_twin_matrix(dir, "rounded", R"("pan576", "flash40_16b")");
   test::write_table_with_exact_rows(dir / "table.json", {"rounded"});
   const char* bin = std::getenv("TWINPROOF_BIN");
@@ -703,7 +771,8 @@ BOOST_AUTO_TEST_CASE(a_users_twins_file_gates_a_program_and_calibrate_proposes_i
   TempDir dir;
   // A twin that prints motion rounded to two decimals (what ffmpeg's vmafmotion does), built from
   // twinproof's own score: judged exact it fails; calibrate proposes the places that held.
-  const std::string script = R"("$TWINPROOF_SELF" score "$0" --feature float_motion --csv --output - | awk -F, 'NR==1{print "Frame,motion,"} NR>1{printf "%d,%.2f,\n", $1, $2}' > "$1")";
+  const std::string script =
+      R"("$TWINPROOF_SELF" score "$0" --feature float_motion --csv --output - | awk -F, 'NR==1{print "Frame,motion,"} NR>1{printf "%d,%.2f,\n", $1, $2}' > "$1")";
   write_twins(dir, sh_twin("rounded", script));
   write_one_twin_matrix(dir, "rounded", R"("pan576", "flash64")");
   test::write_table_with_exact_rows(dir / "table.json", {"rounded"});
@@ -721,8 +790,9 @@ BOOST_AUTO_TEST_CASE(a_users_twins_file_gates_a_program_and_calibrate_proposes_i
   const Calibration proposed = Calibration::load(dir / "proposed.json");
   BOOST_TEST(proposed.find("float_motion", "cpu", "rounded", "motion", "")->tolerance.describe() == "places=1");
   BOOST_TEST(!contains(test::read_file(data_root() / "ci" / "calibration.json"), "rounded"));  // the shipped table is untouched
-  const auto again = run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(),
-                              "--calibration", (dir / "proposed.json").string(), "--quiet", "--report-dir", (dir / "r2").string()});
+  const auto again =
+      run_cli({"gate", "--twins", (dir / "twins.json").string(), "--matrix", (dir / "matrix.json").string(), "--calibration",
+               (dir / "proposed.json").string(), "--quiet", "--report-dir", (dir / "r2").string()});
   BOOST_TEST(again.rc == 0, again.out << again.err);
   // Nothing compared, nothing proposed: calibrate says so and exits 2.
   test::write_file(dir / "empty" / "results.jsonl", "");
@@ -748,8 +818,8 @@ BOOST_AUTO_TEST_CASE(ffmpegs_vmafmotion_is_judged_by_its_calibrated_row) {
     if (c.status == CellStatus::pass) BOOST_TEST(c.tolerance == "places=1");
   }
   BOOST_TEST(pass >= 6u);
-  BOOST_TEST(waived == 1u);        // tiny3: narrower than the filter
-  BOOST_TEST(unsupported >= 2u);   // 4:0:0, 12- and 16-bit clips
+  BOOST_TEST(waived == 1u);       // tiny3: narrower than the filter
+  BOOST_TEST(unsupported >= 2u);  // 4:0:0, 12- and 16-bit clips
   // repro judges the twin on what it reports, as the gate does, and says it has no stages.
   const auto repro = run_cli({"repro", "float_motion/ffmpeg-vmafmotion/pan576/8b/420/default"});
   BOOST_TEST(repro.rc == 0, repro.err);
@@ -764,8 +834,8 @@ BOOST_AUTO_TEST_CASE(a_libvmaf_build_through_the_driver_equals_the_reference_whe
     return;
   }
   TempDir dir;
-  const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter",
-                          "*/libvmaf/*", "--quiet", "--report-dir", (dir / "r").string()});
+  const auto r = run_cli({"gate", "--matrix", (data_root() / "ci" / "matrices" / "exec.json").string(), "--filter", "*/libvmaf/*",
+                          "--quiet", "--report-dir", (dir / "r").string()});
   // The run is complete (every selected cell has a verdict), whatever libvmaf's refusals made it.
   const auto records = read_results(dir / "r" / "results.jsonl");
   const std::string cells = test::read_file(dir / "r" / "cells.txt");
@@ -797,8 +867,8 @@ BOOST_AUTO_TEST_CASE(repro_of_a_crashed_program_shows_the_command_to_run_again) 
   test::write_table_with_exact_rows(dir / "table.json", {"crashes"});
   const std::vector<std::string> common = {"--twins", (dir / "twins.json").string()};
   auto args = common;
-  args.insert(args.end(), {"gate", "--matrix", (dir / "matrix.json").string(), "--calibration", (dir / "table.json").string(), "--quiet",
-                           "--report-dir", (dir / "r").string()});
+  args.insert(args.end(), {"gate", "--matrix", (dir / "matrix.json").string(), "--calibration", (dir / "table.json").string(),
+                           "--quiet", "--report-dir", (dir / "r").string()});
   const auto gate = run_cli(args);
   BOOST_TEST(gate.rc == 2, gate.out << gate.err);
   const auto records = read_results(dir / "r" / "results.jsonl");
@@ -816,7 +886,8 @@ BOOST_AUTO_TEST_CASE(repro_of_a_crashed_program_shows_the_command_to_run_again) 
   const std::string kept = "its input, output and messages are kept in ";
   const auto folder_at = repro.out.find(kept);
   BOOST_TEST_REQUIRE(folder_at != std::string::npos, repro.out);
-  const fs::path folder = repro.out.substr(folder_at + kept.size(), repro.out.find(" (remove", folder_at) - folder_at - kept.size());
+  const fs::path folder =
+      repro.out.substr(folder_at + kept.size(), repro.out.find(" (remove", folder_at) - folder_at - kept.size());
   BOOST_TEST((fs::exists(folder / "input.y4m") || fs::exists(folder / "input.yuv")), folder);
   // Pasted into a shell, the command crashes again (a shell reports SIGSEGV as 139), on the kept input.
   const int status = std::system(command.c_str());

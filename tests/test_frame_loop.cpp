@@ -16,7 +16,8 @@ namespace {
 // asynchronous device engine would.
 class ScriptedEngine final : public MotionEngine {
  public:
-  ScriptedEngine(std::vector<double> scores, bool lazy, int* submits) : scores_(std::move(scores)), lazy_(lazy), submits_(submits) {}
+  ScriptedEngine(std::vector<double> scores, bool lazy, int* submits)
+      : scores_(std::move(scores)), lazy_(lazy), submits_(submits) {}
   void init(const Format&, const std::vector<PlaneGeometry>&, const MotionOptions&) override {}
   void submit(const PictureView&) override {
     if (submits_) ++*submits_;
@@ -90,7 +91,7 @@ BOOST_AUTO_TEST_CASE(fps_weight_max_val_and_blend) {
   BOOST_TEST(*t.get("motion2", 1) == 5.0);                   // min(4, 2) * 2.5
   BOOST_TEST(*t.get("motion3", 1) == 5.0 * 0.5 + 0.5 * 3);   // 4
   const ScoreTable big = run({100}, 2, o);
-  BOOST_TEST(*big.get("motion", 1) == 12.0);                 // clipped at max_val
+  BOOST_TEST(*big.get("motion", 1) == 12.0);  // clipped at max_val
   BOOST_TEST(*big.get("motion3", 0) == 12.0);
 }
 

@@ -4,9 +4,9 @@
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
-#include <mutex>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -16,25 +16,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <boost/test/unit_test.hpp>
 #include <fmt/format.h>
+#include <boost/test/unit_test.hpp>
 #include <pugixml.hpp>
 
 #include "extractors/feature.hpp"
 #include "harness/calibration/calibrate.hpp"
 #include "harness/calibration/table.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/gate/faults.hpp"
 #include "harness/gate/gate.hpp"
-#include "harness/gate/plan.hpp"
-#include "harness/gate/record.hpp"
 #include "harness/gate/interrupt.hpp"
 #include "harness/gate/matrix.hpp"
-#include "harness/support/parallel.hpp"
-#include "harness/support/paths.hpp"
+#include "harness/gate/plan.hpp"
+#include "harness/gate/record.hpp"
+#include "harness/gate/watchdog.hpp"
 #include "harness/report/markup.hpp"
 #include "harness/report/render.hpp"
-#include "harness/gate/watchdog.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/support/parallel.hpp"
+#include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -44,7 +44,6 @@ using twinproof::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
 
 fs::path matrix_file(const char* name) { return data_root() / "ci" / "matrices" / name; }
 fs::path table_file() { return data_root() / "ci" / "calibration.json"; }
@@ -188,16 +187,18 @@ BOOST_AUTO_TEST_CASE(the_table_fails_closed) {
   BOOST_CHECK_THROW(Calibration::load(dir / "bad.json"), InputError);
   test::write_file(dir / "norows.json", R"({"rows": []})");
   BOOST_CHECK_THROW(Calibration::load(dir / "norows.json"), InputError);
-  test::write_file(dir / "noreason.json",
-                   R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"cuda","mode":"exact","provenance":{"by":"x"}}]})");
+  test::write_file(
+      dir / "noreason.json",
+      R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"cuda","mode":"exact","provenance":{"by":"x"}}]})");
   try {
     Calibration::load(dir / "noreason.json");
     BOOST_FAIL("a row without a reason must be refused");
   } catch (const InputError& e) {
     BOOST_TEST(e.field() == "rows[0].reason");
   }
-  test::write_file(dir / "places.json",
-                   R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"cuda","mode":"places","places":0,"reason":"r","provenance":{"by":"x"}}]})");
+  test::write_file(
+      dir / "places.json",
+      R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"cuda","mode":"places","places":0,"reason":"r","provenance":{"by":"x"}}]})");
   BOOST_CHECK_THROW(Calibration::load(dir / "places.json"), InputError);
   // A twin without a row: the gate refuses to start.
   const fs::path only_cuda = write_table(dir, {{"cuda", "exact"}});
@@ -234,9 +235,16 @@ BOOST_AUTO_TEST_CASE(loosening_an_exact_row_needs_allow_loosen) {
   BOOST_TEST(t.loosenings(nullptr).size() == 1u);
   BOOST_TEST(t.find("float_motion", "cpu", "mutant-drift", "motion3", "")->tolerance.describe() == "places=4");
   BOOST_TEST(t.find("float_motion", "cpu", "mutant-drift", "motion", "")->tolerance.describe() == "exact");
-  const std::vector<std::string> args = {"gate", "--matrix", matrix_file("selftest.json").string(), "--with-mutants",
-                                         "--filter", "*/mutant-drift/*", "--calibration", (dir / "t.json").string(),
-                                         "--report-dir", (dir / "r").string()};
+  const std::vector<std::string> args = {"gate",
+                                         "--matrix",
+                                         matrix_file("selftest.json").string(),
+                                         "--with-mutants",
+                                         "--filter",
+                                         "*/mutant-drift/*",
+                                         "--calibration",
+                                         (dir / "t.json").string(),
+                                         "--report-dir",
+                                         (dir / "r").string()};
   const auto refused = run_cli(args);
   BOOST_TEST(refused.rc == 2);
   BOOST_TEST(contains(refused.err, "--allow-loosen"));
@@ -247,7 +255,9 @@ BOOST_AUTO_TEST_CASE(loosening_an_exact_row_needs_allow_loosen) {
   BOOST_TEST(contains(test::read_file(dir / "r" / "summary.md"), "calibration loosened"));
   // Against a baseline whose row was exact, a places row is a loosening too.
   const fs::path base = write_table(dir, {{"mutant-drift", "exact"}});
-  test::write_file(dir / "now.json", R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"mutant-drift","mode":"places","places":4,"reason":"r","provenance":{"by":"x"}}]})");
+  test::write_file(
+      dir / "now.json",
+      R"({"rows":[{"feature":"float_motion","reference":"cpu","twin":"mutant-drift","mode":"places","places":4,"reason":"r","provenance":{"by":"x"}}]})");
   const Calibration baseline = Calibration::load(base);
   BOOST_TEST(Calibration::load(dir / "now.json").loosenings(&baseline).size() == 1u);
   BOOST_TEST(Calibration::load(dir / "now.json").loosenings(nullptr).empty());
@@ -257,11 +267,17 @@ BOOST_AUTO_TEST_CASE(mutants_are_caught) {
   const Matrix m = load_matrix(matrix_file("selftest.json"));
   // Against exact rows every mutant fails every cell.
   TempDir dir;
-  const fs::path exact = write_table(dir, {{"mutant-ulp", "exact"}, {"mutant-nan", "exact"}, {"mutant-sum", "exact"},
-                                           {"mutant-blur", "exact"}, {"mutant-drift", "exact"}, {"mutant-drift-6e-5", "exact"}});
+  const fs::path exact = write_table(dir, {{"mutant-ulp", "exact"},
+                                           {"mutant-nan", "exact"},
+                                           {"mutant-sum", "exact"},
+                                           {"mutant-blur", "exact"},
+                                           {"mutant-drift", "exact"},
+                                           {"mutant-drift-6e-5", "exact"}});
   const GateOutcome strict = run_gate(m.cells, Calibration::load(exact), quiet_options());
   BOOST_TEST(strict.results.size() == m.cells.size());
-  for (const CellResult& r : strict.results) BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::fail); }
+  for (const CellResult& r : strict.results) BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) {
+      BOOST_TEST(r.status == CellStatus::fail);
+    }
   BOOST_TEST(strict.exit_code == 1);
   // Where the time went: one reference run per unit, one CPU twin run per parity cell, no GPU.
   std::set<std::string> units;
@@ -287,8 +303,9 @@ BOOST_AUTO_TEST_CASE(mutants_are_caught) {
   const auto nan_cell = std::find_if(project.results.begin(), project.results.end(),
                                      [](const CellResult& r) { return r.cell.twin == "mutant-nan"; });
   BOOST_TEST(nan_cell->first_mismatch["note"] == "NaN");
-  const auto ulp_cell = std::find_if(project.results.begin(), project.results.end(),
-                                     [](const CellResult& r) { return r.cell.id == "float_motion/mutant-ulp/pan576/8b/420/default"; });
+  const auto ulp_cell = std::find_if(project.results.begin(), project.results.end(), [](const CellResult& r) {
+    return r.cell.id == "float_motion/mutant-ulp/pan576/8b/420/default";
+  });
   BOOST_TEST(ulp_cell->max_ulp == 1u);
   BOOST_TEST(ulp_cell->first_mismatch["frame"] == 1);
   BOOST_TEST(ulp_cell->first_mismatch["actual"]["hex"] == "0x1.ce33dc0000001p+4");
@@ -304,7 +321,8 @@ BOOST_AUTO_TEST_CASE(waivers_waive_report_unexpected_passes_and_expire) {
   const Matrix m = load_matrix(matrix_file("selftest.json"));
   GateOptions o = quiet_options();
   o.today = "2026-12-02";
-  const auto cells = filter_cells(m.cells, {"*/pan576/*/default", "-*/mutant-sum/*", "-*/mutant-blur/*", "-*/mutant-drift-6e-5/*"});
+  const auto cells =
+      filter_cells(m.cells, {"*/pan576/*/default", "-*/mutant-sum/*", "-*/mutant-blur/*", "-*/mutant-drift-6e-5/*"});
   const GateOutcome out = run_gate(cells, Calibration::load(t), o);
   for (const CellResult& r : out.results) {
     if (r.cell.twin == "mutant-ulp") {
@@ -356,7 +374,8 @@ BOOST_AUTO_TEST_CASE(results_are_written_as_they_happen_and_merge_checks_coverag
                                (dir / "s1").string(), (dir / "s2").string()});
   BOOST_TEST(merged.rc == 1);  // the mutants fail
   BOOST_TEST(contains(merged.out, "merged 20 cells"));
-  const auto missing = run_cli({"merge", "--matrix", matrix, "--out", (dir / "m2").string(), (dir / "s0").string(), (dir / "s1").string()});
+  const auto missing =
+      run_cli({"merge", "--matrix", matrix, "--out", (dir / "m2").string(), (dir / "s0").string(), (dir / "s1").string()});
   BOOST_TEST(missing.rc == 2);
   BOOST_TEST(contains(missing.err, "missing"));
   const auto dup = run_cli({"merge", "--matrix", matrix, "--out", (dir / "m3").string(), (dir / "s0").string(),
@@ -372,7 +391,8 @@ BOOST_AUTO_TEST_CASE(results_are_written_as_they_happen_and_merge_checks_coverag
   BOOST_TEST(report.rc == 1, report.out << report.err);
   BOOST_TEST(nlohmann::json::parse(test::read_file(dir / "s0" / "summary.json"))["exit_code"] == 1);
   BOOST_TEST(contains(test::read_file(dir / "s0" / "summary.md"), "truncated"));
-  BOOST_TEST(contains(test::read_file(dir / "s0" / "summary.md"), "## twinproof gate: FAIL (incomplete: 1 cell(s) without a verdict)"));
+  BOOST_TEST(
+      contains(test::read_file(dir / "s0" / "summary.md"), "## twinproof gate: FAIL (incomplete: 1 cell(s) without a verdict)"));
 }
 
 // Shards record what they ran (selection.json): merge needs neither --matrix nor --filter again,
@@ -381,8 +401,8 @@ BOOST_AUTO_TEST_CASE(merge_reads_the_selection_the_shards_recorded) {
   TempDir dir;
   const std::string matrix = matrix_file("gate.json").string();
   for (int shard = 0; shard < 2; ++shard) {
-    const auto r = run_cli({"gate", "--matrix", matrix, "--filter", "float_motion/cpu-simd/pan576/*", "--quiet", "--shard", std::to_string(shard) + "/2",
-                            "--report-dir", (dir / ("s" + std::to_string(shard))).string()});
+    const auto r = run_cli({"gate", "--matrix", matrix, "--filter", "float_motion/cpu-simd/pan576/*", "--quiet", "--shard",
+                            std::to_string(shard) + "/2", "--report-dir", (dir / ("s" + std::to_string(shard))).string()});
     BOOST_TEST(r.rc == 0, r.out << r.err);
   }
   const nlohmann::json selection = nlohmann::json::parse(test::read_file(dir / "s1" / "selection.json"));
@@ -392,11 +412,12 @@ BOOST_AUTO_TEST_CASE(merge_reads_the_selection_the_shards_recorded) {
   BOOST_TEST(merged.rc == 0, merged.out << merged.err);
   BOOST_TEST(contains(merged.out, "PASS: "), merged.out);
   // The same, with the filter given before the folders.
-  const auto given = run_cli({"merge", "--filter", "float_motion/cpu-simd/pan576/*", (dir / "s0").string(), (dir / "s1").string(), "--out",
-                              (dir / "m2").string()});
+  const auto given = run_cli({"merge", "--filter", "float_motion/cpu-simd/pan576/*", (dir / "s0").string(), (dir / "s1").string(),
+                              "--out", (dir / "m2").string()});
   BOOST_TEST(given.rc == 0, given.out << given.err);
   // A filter that is not the one the shards ran is refused by name.
-  const auto other = run_cli({"merge", "--filter", "motion/*", "--out", (dir / "m3").string(), (dir / "s0").string(), (dir / "s1").string()});
+  const auto other =
+      run_cli({"merge", "--filter", "motion/*", "--out", (dir / "m3").string(), (dir / "s0").string(), (dir / "s1").string()});
   BOOST_TEST(other.rc == 2);
   BOOST_TEST(contains(other.err, "selection.json: filters"), other.err);
   // The merged folder records its selection too: `report` on it is complete.
@@ -457,8 +478,8 @@ BOOST_AUTO_TEST_CASE(a_record_whose_counts_are_not_integers_is_refused_by_name) 
 
 BOOST_AUTO_TEST_CASE(reports_render_from_the_record) {
   TempDir dir;
-  const auto r = run_cli({"gate", "--matrix", matrix_file("selftest.json").string(), "--with-mutants", "--quiet",
-                          "--filter", "*/still64/*", "--report-dir", (dir / "r").string()});
+  const auto r = run_cli({"gate", "--matrix", matrix_file("selftest.json").string(), "--with-mutants", "--quiet", "--filter",
+                          "*/still64/*", "--report-dir", (dir / "r").string()});
   BOOST_TEST(r.rc == 1);
   pugi::xml_document junit;
   BOOST_REQUIRE(junit.load_file((dir / "r" / "junit.xml").c_str()));
@@ -489,7 +510,9 @@ BOOST_AUTO_TEST_CASE(the_project_gate_passes_its_cpu_cells) {
   const auto cells = filter_cells(m.cells, {"float_motion/cpu/*", "-*/bbb1080_t240/*", "-*/city720x405/*", "-*/bbb640_t240/*",
                                             "-*/city720_f48/*", "-*/pan4k/*", "-*/cb1080*"});
   const GateOutcome out = run_gate(cells, Calibration::load(table_file()), quiet_options());
-  for (const CellResult& r : out.results) BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) { BOOST_TEST(r.status == CellStatus::pass); }
+  for (const CellResult& r : out.results) BOOST_TEST_CONTEXT(r.cell.id << ": " << r.detail) {
+      BOOST_TEST(r.status == CellStatus::pass);
+    }
   BOOST_TEST(out.results.size() == cells.size());
 }
 
@@ -497,7 +520,8 @@ BOOST_AUTO_TEST_CASE(cell_timeout_is_a_timeout_not_a_pass) {
   const Matrix m = load_matrix(matrix_file("gate.json"));
   GateOptions o = quiet_options();
   o.cell_timeout_s = 1e-9;
-  const GateOutcome out = run_gate(filter_cells(m.cells, {"float_motion/cpu/pan576/8b/420/default"}), Calibration::load(table_file()), o);
+  const GateOutcome out =
+      run_gate(filter_cells(m.cells, {"float_motion/cpu/pan576/8b/420/default"}), Calibration::load(table_file()), o);
   BOOST_REQUIRE(out.results.size() == 1u);
   BOOST_TEST(out.results[0].status == CellStatus::timeout);
   BOOST_TEST(out.exit_code == 2);
@@ -508,7 +532,8 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(gate_verdicts)
 
 BOOST_AUTO_TEST_CASE(dates_are_real_calendar_days) {
-  for (const char* good : {"2026-12-02", "2028-02-29", "2000-02-29", "0001-01-01", "9999-12-31"}) BOOST_TEST(is_calendar_date(good));
+  for (const char* good : {"2026-12-02", "2028-02-29", "2000-02-29", "0001-01-01", "9999-12-31"})
+    BOOST_TEST(is_calendar_date(good));
   for (const char* bad : {"2026-9-1", "2026-13-01", "2026-02-29", "1900-02-29", "2026-04-31", "0", "garbage", "20260901",
                           "2026-09-01x", " 2026-09-01", "2026-00-10", "2026-10-00", "2026/10/01", ""})
     BOOST_TEST(!is_calendar_date(bad), bad);
@@ -518,8 +543,9 @@ BOOST_AUTO_TEST_CASE(a_waiver_names_cells_not_a_twin) {
   TempDir dir;
   const Matrix m = load_matrix(matrix_file("selftest.json"));
   const auto table_with = [&](const std::string& cells, const std::string& extra = "") {
-    return Calibration::load(write_table(dir, {{"mutant-ulp", "exact"}},
-                                         R"([{"cells":")" + cells + R"(","reason":"r","issue":"i","expires":"2030-01-01")" + extra + "}]"));
+    return Calibration::load(
+        write_table(dir, {{"mutant-ulp", "exact"}},
+                    R"([{"cells":")" + cells + R"(","reason":"r","issue":"i","expires":"2030-01-01")" + extra + "}]"));
   };
   BOOST_CHECK_NO_THROW(check_waiver_reach(table_with("float_motion/mutant-ulp/pan576/*"), m.cells));
   // Every cell of mutant-ulp in the selftest matrix.
@@ -592,9 +618,13 @@ BOOST_AUTO_TEST_CASE(max_failures_stops_the_run_and_says_so) {
   GateOptions o = quiet_options(dir / "r");
   o.jobs = 1;  // one worker: nothing else is in flight when the second failure stops the run
   o.max_failures = 2;
-  const GateOutcome out = run_gate(m.cells, Calibration::load(write_table(dir, {{"mutant-ulp", "exact"}, {"mutant-nan", "exact"},
-                                                                               {"mutant-sum", "exact"}, {"mutant-blur", "exact"},
-                                                                               {"mutant-drift", "exact"}, {"mutant-drift-6e-5", "exact"}})),
+  const GateOutcome out = run_gate(m.cells,
+                                   Calibration::load(write_table(dir, {{"mutant-ulp", "exact"},
+                                                                       {"mutant-nan", "exact"},
+                                                                       {"mutant-sum", "exact"},
+                                                                       {"mutant-blur", "exact"},
+                                                                       {"mutant-drift", "exact"},
+                                                                       {"mutant-drift-6e-5", "exact"}})),
                                    o);
   BOOST_TEST(out.stopped_early);
   BOOST_TEST(out.results.size() == m.cells.size());
@@ -609,7 +639,8 @@ BOOST_AUTO_TEST_CASE(max_failures_stops_the_run_and_says_so) {
   BOOST_TEST(run_verdict(out.results) == "FAIL");
   BOOST_TEST(verdict_line(out.results) == fmt::format("FAIL (incomplete: {} cell(s) without a verdict)", m.cells.size() - 2));
   BOOST_TEST(read_results(dir / "r" / "results.jsonl").size() == 2u);  // no-verdict cells are never recorded
-  const auto stopped = std::find_if(out.results.begin(), out.results.end(), [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
+  const auto stopped = std::find_if(out.results.begin(), out.results.end(),
+                                    [](const CellResult& r) { return r.status == CellStatus::no_verdict; });
   BOOST_TEST(contains(stopped->detail, "stopped after 2 failing or erroring cell(s) (--max-failures 2)"));
 }
 
@@ -618,9 +649,11 @@ BOOST_AUTO_TEST_CASE(bytes_from_outside_never_break_a_report) {
   // (a stray continuation byte, an overlong '/', a surrogate, a cut sequence), controls, and
   // U+FFFF, which XML 1.0 does not allow. Every report is still written and well-formed, each
   // such byte shown as U+FFFD; well-formed text (é, U+1D11E) is kept.
-  const std::string hostile = std::string("said: \x80 \xC0\xAF \xED\xA0\x80 \x01 \xEF\xBF\xBF caf\xC3\xA9 \xF0\x9D\x84\x9E \xE2\x82");
-  BOOST_TEST(xml_text(hostile) == "said: \xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD "
-                                  "\xEF\xBF\xBD caf\xC3\xA9 \xF0\x9D\x84\x9E \xEF\xBF\xBD\xEF\xBF\xBD");
+  const std::string hostile =
+      std::string("said: \x80 \xC0\xAF \xED\xA0\x80 \x01 \xEF\xBF\xBF caf\xC3\xA9 \xF0\x9D\x84\x9E \xE2\x82");
+  BOOST_TEST(xml_text(hostile) ==
+             "said: \xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD "
+             "\xEF\xBF\xBD caf\xC3\xA9 \xF0\x9D\x84\x9E \xEF\xBF\xBD\xEF\xBF\xBD");
   CellResult failed;
   failed.cell.id = "psnr/exec-x/pan576~noise4/8b/420/default";
   failed.cell.feature = "psnr";
@@ -709,7 +742,8 @@ BOOST_AUTO_TEST_CASE(every_report_renders_the_one_tally) {
     for (const char* element : {"failure", "error", "skipped"}) {
       const char* total = std::string(element) == "failure" ? "failures" : std::string(element) == "error" ? "errors" : "skipped";
       BOOST_TEST(suites.attribute(total).as_ullong() == t.junit(element), run.name << " " << element);
-      BOOST_TEST(junit.select_nodes((std::string("//testcase/") + element).c_str()).size() == t.junit(element), run.name << " " << element);
+      BOOST_TEST(junit.select_nodes((std::string("//testcase/") + element).c_str()).size() == t.junit(element),
+                 run.name << " " << element);
     }
     // summary.md: the headline and the table's columns.
     const std::string md = test::read_file(dir / "r" / "summary.md");
@@ -743,20 +777,26 @@ BOOST_AUTO_TEST_CASE(calibrate_prints_only_what_happened) {
     r.device = "host";
     r.tolerance = "exact";
     if (diff >= 0)
-      r.per_metric = {{"motion2", {{"values", 10}, {"unpaired", 0}, {"mismatches", 10}, {"max_abs_diff", diff}, {"max_ulp", 99}}}};
+      r.per_metric = {
+          {"motion2", {{"values", 10}, {"unpaired", 0}, {"mismatches", 10}, {"max_abs_diff", diff}, {"max_ulp", 99}}}};
     return r;
   };
-  const CalibrationProposal p = propose_calibration({record("far", 11.5), record("near", 0.003), record("far", -1)}, table, 1, {"r"});
+  const CalibrationProposal p =
+      propose_calibration({record("far", 11.5), record("near", 0.003), record("far", -1)}, table, 1, {"r"});
   const std::string text = describe_proposal(p);
   BOOST_TEST(contains(text, "a places row is the tightest that held less --margin 1 (--margin 0: the tightest)"), text);
-  BOOST_TEST(contains(text, "NONE     float_motion far vs cpu: exact -> exact kept unchanged: the evidence supports no row "
-                            "(max |diff| 11.5 over 10 values: not even places=1 holds"), text);
+  BOOST_TEST(contains(text,
+                      "NONE     float_motion far vs cpu: exact -> exact kept unchanged: the evidence supports no row "
+                      "(max |diff| 11.5 over 10 values: not even places=1 holds"),
+             text);
   BOOST_TEST(!contains(text, "places=0"), text);
   BOOST_TEST(contains(text, "LOOSER   float_motion near vs cpu: places=2 -> places=1"), text);
   BOOST_TEST(contains(text, "places=2 held, so --margin 0 keeps the row in force"), text);
   BOOST_TEST(contains(text, "left out: 1 failing cell(s) of float_motion far compared no value"), text);
   // The proposed table keeps the row it printed as kept.
-  BOOST_TEST(Calibration::from_json(p.table, "proposed").find("float_motion", "cpu", "far", "motion2", "")->tolerance.describe() == "exact");
+  BOOST_TEST(
+      Calibration::from_json(p.table, "proposed").find("float_motion", "cpu", "far", "motion2", "")->tolerance.describe() ==
+      "exact");
 }
 
 BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {
@@ -781,7 +821,8 @@ BOOST_AUTO_TEST_CASE(reports_lead_with_the_verdict_and_the_failures) {
   // HTML: the banner, then the failing cells with their repro command, then the heatmaps; every
   // cell is an anchor, a failing one links to its detail row.
   const std::string html = test::read_file(dir / "r" / "report.html");
-  const auto banner = html.find("banner FAIL"), detail = html.find("id=\"detail:" + fail.cell.id + "\""), map = html.find("class=map");
+  const auto banner = html.find("banner FAIL"), detail = html.find("id=\"detail:" + fail.cell.id + "\""),
+             map = html.find("class=map");
   BOOST_TEST(banner < detail);
   BOOST_TEST(detail < map);
   BOOST_TEST(map != std::string::npos);
@@ -820,7 +861,8 @@ BOOST_AUTO_TEST_CASE(the_recap_shows_the_first_difference_and_the_repro_command)
   TempDir dir;
   const GateOutcome out = run_gate(cells, Calibration::load(write_table(dir, {{"mutant-ulp", "exact"}})), quiet_options());
   const std::string recap = failure_recap(out.results);
-  BOOST_TEST(contains(recap, "fail float_motion/mutant-ulp/still64/8b/420/default: frame 1 motion2: reference 0 (0x0p+0) vs twin"));
+  BOOST_TEST(
+      contains(recap, "fail float_motion/mutant-ulp/still64/8b/420/default: frame 1 motion2: reference 0 (0x0p+0) vs twin"));
   BOOST_TEST(contains(recap, "1 ULP"));
   BOOST_TEST(contains(recap, "twinproof repro float_motion/mutant-ulp/still64/8b/420/default --with-mutants"));
   BOOST_TEST(failure_recap({}).empty());
@@ -880,10 +922,12 @@ BOOST_AUTO_TEST_CASE(run_ordered_ends_at_the_first_error_and_joins_its_workers) 
                       std::runtime_error);
     BOOST_TEST(done == (std::vector<std::size_t>{0, 1}));
     done.clear();
-    run_ordered<int>(64, jobs, [](std::size_t i) -> int { return static_cast<int>(i); }, [&](std::size_t i, int& r) {
-      BOOST_TEST(r == static_cast<int>(i));
-      done.push_back(i);
-    });
+    run_ordered<int>(
+        64, jobs, [](std::size_t i) -> int { return static_cast<int>(i); },
+        [&](std::size_t i, int& r) {
+          BOOST_TEST(r == static_cast<int>(i));
+          done.push_back(i);
+        });
     BOOST_TEST(done.size() == 64u);
     BOOST_TEST(std::is_sorted(done.begin(), done.end()));
   }
@@ -915,14 +959,20 @@ BOOST_AUTO_TEST_CASE(the_plan_runs_references_first_and_knows_what_is_required) 
   BOOST_TEST(plan.cpu.size() - plan.reference_runs + plan.gpu.size() + plan.not_supported.size() + 1 == cells.size());
   for (const CellResult& r : plan.not_supported) {
     BOOST_TEST(find_backend(r.cell.feature, r.cell.twin)->gpu());  // only a device is missing here
-    BOOST_TEST(r.required);                                       // --require cuda: the kind
+    BOOST_TEST(r.required);                                        // --require cuda: the kind
   }
   for (const GateTask& t : plan.gpu) BOOST_TEST(t.backend->gpu());
   const Cell& simd = cell_of(cells, "cpu-simd");
   BOOST_TEST(is_required({"cpu-simd"}, simd, find_backend("float_motion", "cpu-simd")));
   BOOST_TEST(!is_required({"cuda"}, simd, find_backend("float_motion", "cpu-simd")));
   BOOST_TEST(is_required({"cuda"}, cell_of(cells, "cuda-block"), find_backend("float_motion", "cuda-block")));
-  BOOST_CHECK_THROW(plan_gate({[&] { Cell c = simd; c.reference = "nope"; return c; }()}, {}, false), UsageError);
+  BOOST_CHECK_THROW(plan_gate({[&] {
+                                Cell c = simd;
+                                c.reference = "nope";
+                                return c;
+                              }()},
+                              {}, false),
+                    UsageError);
 }
 
 BOOST_AUTO_TEST_CASE(the_judge_waits_for_the_reference_and_needs_no_threads) {
@@ -1032,11 +1082,14 @@ BOOST_AUTO_TEST_CASE(the_watchdog_names_a_hung_task_once_and_ignores_finished_on
   std::condition_variable cv;
   std::vector<std::string> hung;
   {
-    HangWatchdog watchdog(0.02, [&](const std::string& stuck) {
-      std::lock_guard lock(mu);
-      hung.push_back(stuck);
-      cv.notify_all();
-    }, 0.02);
+    HangWatchdog watchdog(
+        0.02,
+        [&](const std::string& stuck) {
+          std::lock_guard lock(mu);
+          hung.push_back(stuck);
+          cv.notify_all();
+        },
+        0.02);
     watchdog.end(watchdog.begin("quick"));
     watchdog.begin("stuck");
     std::unique_lock lock(mu);

@@ -30,7 +30,8 @@ const Backend& reference() { return *find_backend("motion", "cpu"); }
 BOOST_AUTO_TEST_SUITE(motion_rules)
 
 BOOST_AUTO_TEST_CASE(the_reference_refuses_samples_at_or_above_two_to_the_bitdepth) {
-  Frame f = test::make_frame({16, 8, 10, Chroma::c420}, [](int p, int x, int y) { return p == 0 && x == 5 && y == 3 ? 1024u : 512u; });
+  Frame f =
+      test::make_frame({16, 8, 10, Chroma::c420}, [](int p, int x, int y) { return p == 0 && x == 5 && y == 3 ? 1024u : 512u; });
   auto ex = make_extractor(reference(), ExtractorContext{});
   ex->init(f.format(), {});
   ScoreTable t;
@@ -89,8 +90,8 @@ BOOST_AUTO_TEST_CASE(the_split_products_equal_64_bit_arithmetic) {
           }
           const int split = (hi + ((lo + 32768) >> 8)) >> 8;
           if (split != motion::horizontal_output(x)) {
-            BOOST_ERROR("split " << split << " != " << motion::horizontal_output(x) << " for " << x[0] << "," << x[1] << "," << x[2]
-                                 << "," << x[3] << "," << x[4]);
+            BOOST_ERROR("split " << split << " != " << motion::horizontal_output(x) << " for " << x[0] << "," << x[1] << ","
+                                 << x[2] << "," << x[3] << "," << x[4]);
             return;
           }
         }
@@ -125,12 +126,14 @@ BOOST_AUTO_TEST_CASE(chroma_is_never_read) {
   const Format a{33, 20, 12, Chroma::c444}, b{33, 20, 12, Chroma::c400};
   std::vector<Frame> fa, fb;
   for (unsigned t = 0; t < 4; ++t) {
-    const auto luma = [t](int p, int x, int y) { return p == 0 ? static_cast<unsigned>((x * 31 + y * 17 * (t + 1)) % 4096) : (x + t) % 4096u; };
+    const auto luma = [t](int p, int x, int y) {
+      return p == 0 ? static_cast<unsigned>((x * 31 + y * 17 * (t + 1)) % 4096) : (x + t) % 4096u;
+    };
     fa.push_back(test::make_frame(a, luma));
     fb.push_back(test::make_frame(b, luma));
   }
-  const TableComparison cmp = compare_tables(score(reference(), fa, {{"debug", "true"}}), score(reference(), fb, {{"debug", "true"}}),
-                                             Tolerance::exact());
+  const TableComparison cmp = compare_tables(score(reference(), fa, {{"debug", "true"}}),
+                                             score(reference(), fb, {{"debug", "true"}}), Tolerance::exact());
   BOOST_TEST(cmp.pass, cmp.summary());
   BOOST_TEST(cmp.values == 16u);
 }

@@ -35,8 +35,14 @@ BOOST_AUTO_TEST_CASE(defaults_are_the_spec_table) {
 }
 
 BOOST_AUTO_TEST_CASE(names_and_aliases) {
-  const MotionOptions a = parse_options({{"force_0", "true"}, {"mfw", "2.5"}, {"mbf", "0.25"}, {"mbo", "10"},
-                                         {"mdc", "true"}, {"mfs", "3"}, {"mau", "true"}, {"mmxv", "20"}});
+  const MotionOptions a = parse_options({{"force_0", "true"},
+                                         {"mfw", "2.5"},
+                                         {"mbf", "0.25"},
+                                         {"mbo", "10"},
+                                         {"mdc", "true"},
+                                         {"mfs", "3"},
+                                         {"mau", "true"},
+                                         {"mmxv", "20"}});
   BOOST_TEST(a.force_zero);
   BOOST_TEST(a.fps_weight == 2.5);
   BOOST_TEST(a.blend_factor == 0.25);

@@ -11,9 +11,9 @@
 
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/scoring/scores.hpp"
 #include "harness/scoring/twin_check.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
 
@@ -39,7 +39,8 @@ class HeldClip final : public FrameSource {
   std::size_t next_ = 0;
 };
 
-ScoreTable score_pair(const char* feature, const std::vector<Frame>& ref, const std::vector<Frame>& dist, const OptionList& o = {}) {
+ScoreTable score_pair(const char* feature, const std::vector<Frame>& ref, const std::vector<Frame>& dist,
+                      const OptionList& o = {}) {
   auto ex = make_extractor(*find_backend(feature, find_feature(feature)->reference), ExtractorContext{});
   HeldClip r(ref, "ref.yuv"), d(dist, "dist.yuv");
   return run_extractor(*ex, r, d, o);
@@ -56,7 +57,8 @@ BOOST_AUTO_TEST_CASE(every_distortion_recipe_makes_its_pinned_bytes) {
   const std::vector<std::pair<std::string, std::string>> pins = {
 #include "tests/pair_pins.inc"
   };
-  const auto made_here = std::count_if(m.distortions().begin(), m.distortions().end(), [](const DistortionSpec& d) { return !d.encoded(); });
+  const auto made_here =
+      std::count_if(m.distortions().begin(), m.distortions().end(), [](const DistortionSpec& d) { return !d.encoded(); });
   BOOST_REQUIRE_EQUAL(pins.size(), 3 * static_cast<std::size_t>(made_here));  // encoded distortions are pinned in the manifest
   for (const auto& [pair, sha] : pins) {
     const PairName name = split_pair_name(pair);
@@ -93,8 +95,9 @@ BOOST_AUTO_TEST_CASE(a_pair_names_its_reference_and_distortion_and_unknown_parts
 
 BOOST_AUTO_TEST_CASE(distortion_entries_are_checked_field_by_field) {
   const auto refuse = [](const nlohmann::json& j, const std::string& part) {
-    BOOST_CHECK_EXCEPTION(parse_distortion(j, "m.json", "distortions[0]"), InputError,
-                          [&](const InputError& e) { return test::contains(e.what(), part) || (BOOST_TEST_MESSAGE(e.what()), false); });
+    BOOST_CHECK_EXCEPTION(parse_distortion(j, "m.json", "distortions[0]"), InputError, [&](const InputError& e) {
+      return test::contains(e.what(), part) || (BOOST_TEST_MESSAGE(e.what()), false);
+    });
   };
   refuse({{"id", "n"}, {"recipe", "sparkle"}}, "no such distortion recipe");
   refuse({{"id", "n"}, {"recipe", "noise"}, {"params", {{"seed", 1}}}}, "distortions[0].params.amplitude");
@@ -105,17 +108,21 @@ BOOST_AUTO_TEST_CASE(distortion_entries_are_checked_field_by_field) {
   // An encoded distortion pins its clip per reference; a recipe of ours has no pins.
   const nlohmann::json pin = {{"sha256", std::string(64, 'a')}, {"made_by", "ffmpeg version x; x264 - core 1"}};
   refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}}, "distortions[0].pins");
-  refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", nlohmann::json::object()}}, "pins its distorted clip per reference");
+  refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", nlohmann::json::object()}},
+         "pins its distorted clip per reference");
   refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 52}}}, {"pins", {{"v", pin}}}}, "must be an integer in [0, 51]");
   refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", {{"v", {{"sha256", "ABC"}, {"made_by", "x"}}}}}},
          "distortions[0].pins.v.sha256");
   refuse({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", {{"v", {{"sha256", std::string(64, 'a')}}}}}},
          "distortions[0].pins.v");
-  refuse({{"id", "n"}, {"recipe", "noise"}, {"params", {{"seed", 1}, {"amplitude", 2}}}, {"pins", {{"v", pin}}}}, "only an encoded distortion is pinned");
-  const DistortionSpec d = parse_distortion({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", {{"v", pin}}}}, "m.json", "d");
+  refuse({{"id", "n"}, {"recipe", "noise"}, {"params", {{"seed", 1}, {"amplitude", 2}}}, {"pins", {{"v", pin}}}},
+         "only an encoded distortion is pinned");
+  const DistortionSpec d =
+      parse_distortion({{"id", "h"}, {"recipe", "x264"}, {"params", {{"crf", 30}}}, {"pins", {{"v", pin}}}}, "m.json", "d");
   BOOST_TEST(d.encoded());
   BOOST_TEST(d.pins.at("v").made_by == "ffmpeg version x; x264 - core 1");
-  BOOST_CHECK_EXCEPTION(distort(nullptr, d), InputError, [](const InputError& e) { return test::contains(e.what(), "read from the cache"); });
+  BOOST_CHECK_EXCEPTION(distort(nullptr, d), InputError,
+                        [](const InputError& e) { return test::contains(e.what(), "read from the cache"); });
 }
 
 namespace {
@@ -161,7 +168,8 @@ Manifest codec_manifest(const std::string& sha) {
 }
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(a_real_codec_pair_is_encoded_once_pinned_and_read_from_the_cache, *boost::unit_test::precondition(ffmpeg_present)) {
+BOOST_AUTO_TEST_CASE(a_real_codec_pair_is_encoded_once_pinned_and_read_from_the_cache,
+                     *boost::unit_test::precondition(ffmpeg_present)) {
   // Debian 12's ffmpeg and libx264 (x264 core 164 r3095) made this pin; another libx264 may make
   // other bytes, and the fetch must then say which tools made the pin and which it found.
   const std::string pin = "13cb107a25b7314e46a6097d6a08631527a534ea14e1a6443be6cd8aa526edad";
@@ -169,12 +177,15 @@ BOOST_AUTO_TEST_CASE(a_real_codec_pair_is_encoded_once_pinned_and_read_from_the_
   const Manifest good = codec_manifest(pin), bad = codec_manifest(std::string(64, 'b'));
   const VectorSpec& v = good.get("odd175_420");
   const DistortionSpec& d = good.distortion("h264q30");
-  BOOST_CHECK_EXCEPTION(open_pair("odd175_420~h264q30", 8, Chroma::c420, good), InputError,
-                        [](const InputError& e) { return test::contains(e.what(), "twinproof vectors fetch odd175_420~h264q30"); });
-  BOOST_TEST(!clips_present("odd175_420~h264q30", good));
-  BOOST_CHECK_EXCEPTION(encode_pair(bad.get("odd175_420"), bad.distortion("h264q30"), false, bad), InputError, [](const InputError& e) {
-    return test::contains(e.what(), "the pin was made by the test's pin; here: ffmpeg version") && test::contains(e.what(), "x264 - core ");
+  BOOST_CHECK_EXCEPTION(open_pair("odd175_420~h264q30", 8, Chroma::c420, good), InputError, [](const InputError& e) {
+    return test::contains(e.what(), "twinproof vectors fetch odd175_420~h264q30");
   });
+  BOOST_TEST(!clips_present("odd175_420~h264q30", good));
+  BOOST_CHECK_EXCEPTION(encode_pair(bad.get("odd175_420"), bad.distortion("h264q30"), false, bad), InputError,
+                        [](const InputError& e) {
+                          return test::contains(e.what(), "the pin was made by the test's pin; here: ffmpeg version") &&
+                                 test::contains(e.what(), "x264 - core ");
+                        });
   BOOST_TEST(!std::filesystem::exists(cached_pair_path("odd175_420", d)));  // nothing drifted is left behind
   BOOST_TEST(test::contains(encode_pair(v, d, false, good), "sha256 ok"));
   BOOST_TEST(clips_present("odd175_420~h264q30", good));
@@ -206,20 +217,23 @@ BOOST_AUTO_TEST_CASE(clips_of_unequal_frame_counts_or_formats_are_refused_naming
     score_pair("psnr", clip(3, 10), clip(2, 12));
     BOOST_ERROR("a 2-frame distorted clip was scored against a 3-frame reference");
   } catch (const InputError& e) {
-    BOOST_TEST(test::contains(e.what(), "dist.yuv: frames '2': holds 2 frames, and the reference clip ref.yuv holds more"), e.what());
+    BOOST_TEST(test::contains(e.what(), "dist.yuv: frames '2': holds 2 frames, and the reference clip ref.yuv holds more"),
+               e.what());
   }
   try {
     score_pair("psnr", clip(2, 10), clip(3, 12));
     BOOST_ERROR("a 3-frame distorted clip was scored against a 2-frame reference");
   } catch (const InputError& e) {
-    BOOST_TEST(test::contains(e.what(), "ref.yuv: frames '2': holds 2 frames, and the distorted clip dist.yuv holds more"), e.what());
+    BOOST_TEST(test::contains(e.what(), "ref.yuv: frames '2': holds 2 frames, and the distorted clip dist.yuv holds more"),
+               e.what());
   }
   std::vector<Frame> other{test::make_frame({16, 8, 10, Chroma::c420}, [](int, int, int) { return 1u; })};
   try {
     score_pair("psnr", clip(1, 10), other);
     BOOST_ERROR("clips of two formats were scored as a pair");
   } catch (const InputError& e) {
-    BOOST_TEST(test::contains(e.what(), "the distorted clip is 16x8 10-bit 4:2:0, the reference ref.yuv is 16x8 8-bit 4:2:0"), e.what());
+    BOOST_TEST(test::contains(e.what(), "the distorted clip is 16x8 10-bit 4:2:0, the reference ref.yuv is 16x8 8-bit 4:2:0"),
+               e.what());
   }
 }
 

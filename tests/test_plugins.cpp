@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/gate/gate.hpp"
-#include "harness/support/paths.hpp"
 #include "harness/report/results.hpp"
+#include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -78,7 +78,8 @@ BOOST_AUTO_TEST_CASE(a_plugin_twin_is_a_backend_like_any_other) {
   const nlohmann::json accepted = nlohmann::json::parse(test::read_file(dir / "a" / "summary.json"));
   BOOST_TEST(accepted["exit_code"] == 0);
   BOOST_TEST(accepted["verdict"] == "PASS");
-  BOOST_TEST(contains(test::read_file(dir / "a" / "summary.md"), "no cell judged, every selected cell is not supported here (accepted: --allow-empty)"));
+  BOOST_TEST(contains(test::read_file(dir / "a" / "summary.md"),
+                      "no cell judged, every selected cell is not supported here (accepted: --allow-empty)"));
 }
 
 BOOST_AUTO_TEST_CASE(the_exact_example_plugin_passes_every_cell_it_supports) {
@@ -138,15 +139,16 @@ BOOST_AUTO_TEST_CASE(a_version_2_plugin_gets_both_pictures_of_a_pair_and_a_versi
   // example-psnr (extract_pair) over pan576's pairs (every option set and the refusals) and a
   // 16-bit 4:4:4 pair: exact, like twinproof's own. main.sh runs its every pair cell (148).
   TempDir dir;
-  const auto r = run_cli({"gate", "--plugin", kPsnr, "--matrix", plugins_matrix(), "--filter", "psnr/example-psnr/pan576~*", "--filter",
-                          "psnr/example-psnr/noise67_16b_444~noise4/*", "--quiet", "--report-dir", (dir / "v2").string()});
+  const auto r =
+      run_cli({"gate", "--plugin", kPsnr, "--matrix", plugins_matrix(), "--filter", "psnr/example-psnr/pan576~*", "--filter",
+               "psnr/example-psnr/noise67_16b_444~noise4/*", "--quiet", "--report-dir", (dir / "v2").string()});
   BOOST_TEST(r.rc == 0, r.out << r.err);
   std::size_t pass = 0;
   for (const CellResult& c : read_results(dir / "v2" / "results.jsonl")) pass += c.status == CellStatus::pass;
   BOOST_TEST(pass == 34u);  // pan576: 4 distortions x 6 option sets and noise4's 4 refusals; noise67_16b_444~noise4's 6
   // The same twin as a version-1 table is handed one picture: never scored, never a pass.
-  const auto v1 = run_cli({"gate", "--plugin", kPsnrV1, "--matrix", plugins_matrix(), "--filter", "psnr/example-psnr-v1/*", "--quiet",
-                           "--report-dir", (dir / "v1").string()});
+  const auto v1 = run_cli({"gate", "--plugin", kPsnrV1, "--matrix", plugins_matrix(), "--filter", "psnr/example-psnr-v1/*",
+                           "--quiet", "--report-dir", (dir / "v1").string()});
   BOOST_TEST(v1.rc == 2, v1.out << v1.err);  // every selected cell not supported: the run judged nothing
   const auto records = read_results(dir / "v1" / "results.jsonl");
   BOOST_TEST(!records.empty());
@@ -214,8 +216,8 @@ BOOST_AUTO_TEST_CASE(what_a_running_plugin_does_wrong_is_a_status_never_a_pass) 
   for (const Expected& e : cases) {
     BrokenCase c(e.which);
     TempDir dir;
-    const auto r = run_cli({"gate", "--plugin", kBroken, "--matrix", matrix.string(), "--calibration", calibration.string(), "--quiet",
-                            "--report-dir", (dir / "r").string()});
+    const auto r = run_cli({"gate", "--plugin", kBroken, "--matrix", matrix.string(), "--calibration", calibration.string(),
+                            "--quiet", "--report-dir", (dir / "r").string()});
     BOOST_TEST((r.rc == 1 || r.rc == 2 || r.rc == 0), e.which);
     const auto records = read_results(dir / "r" / "results.jsonl");
     BOOST_TEST_REQUIRE(records.size() == 1u, e.which << ": " << r.out << r.err);
@@ -238,11 +240,12 @@ BOOST_AUTO_TEST_CASE(a_plugin_that_ends_the_process_never_ends_a_run_as_a_pass) 
   BOOST_TEST_REQUIRE(contains(test::read_file(reports / "summary.md"), "## twinproof gate: PASS"), earlier.out << earlier.err);
   for (const char* moment : {"load", "create", "init", "extract", "flush"}) {
     BrokenCase c((std::string("exit-") + moment).c_str());
-    const auto r = run_cli({"gate", "--plugin", kBroken, "--matrix", matrix.string(), "--calibration", calibration.string(), "--quiet",
-                            "-j", "1", "--report-dir", reports.string()});
+    const auto r = run_cli({"gate", "--plugin", kBroken, "--matrix", matrix.string(), "--calibration", calibration.string(),
+                            "--quiet", "-j", "1", "--report-dir", reports.string()});
     BOOST_TEST(r.rc == 2, moment << ": " << r.out << r.err);
     BOOST_TEST(contains(r.err, "called exit(), which would end the run without its verdicts"), moment << ": " << r.err);
-    BOOST_TEST(contains(r.err, std::string(moment) == "load" ? "(loading it)" : std::string("in ") + moment), moment << ": " << r.err);
+    BOOST_TEST(contains(r.err, std::string(moment) == "load" ? "(loading it)" : std::string("in ") + moment),
+               moment << ": " << r.err);
     if (std::string(moment) == "load") continue;  // the run never started: the folder holds the earlier run's reports
     const nlohmann::json summary = nlohmann::json::parse(test::read_file(reports / "summary.json"));
     BOOST_TEST(summary["verdict"] == "INCOMPLETE", moment);

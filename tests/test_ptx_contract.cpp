@@ -53,8 +53,17 @@ BOOST_AUTO_TEST_CASE(checker_flags_each_rule_on_handwritten_ptx) {
   for (const auto& x : v) ops.push_back(x.instruction);
   // Blur kernel: fma, the two unrounded f32 ops, ftz, approx, the f64 fma and unrounded f64 mul;
   // its shuffle and its correctly rounded f64 division are allowed there.
-  const std::vector<std::string> expected = {"fma.rn.f32", "add.f32", "mul.f32", "add.rn.ftz.f32", "div.approx.f32",
-                                             "fma.rn.f64", "mul.f64", "shfl.sync.down.b32", "atom.global.add.f32", "red.global.add.f32", "add.rn.f64"};
+  const std::vector<std::string> expected = {"fma.rn.f32",
+                                             "add.f32",
+                                             "mul.f32",
+                                             "add.rn.ftz.f32",
+                                             "div.approx.f32",
+                                             "fma.rn.f64",
+                                             "mul.f64",
+                                             "shfl.sync.down.b32",
+                                             "atom.global.add.f32",
+                                             "red.global.add.f32",
+                                             "add.rn.f64"};
   BOOST_TEST(ops == expected, boost::test_tools::per_element());
   BOOST_TEST(v[0].line == 9);
 }

@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "extractors/large_pages.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/io/read_ahead.hpp"
 #include "harness/scoring/scores.hpp"
+#include "harness/support/errors.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -57,7 +57,6 @@ InputError read_error(const std::string& path, const std::optional<Format>& raw 
   BOOST_FAIL("expected an InputError for " + path);
   throw std::logic_error("unreachable");
 }
-
 
 }  // namespace
 
@@ -239,7 +238,8 @@ BOOST_AUTO_TEST_CASE(read_ahead_hands_over_every_frame_in_order_then_the_readers
     Frame f;
     for (unsigned t = 0; t < 7; ++t) {
       BOOST_REQUIRE(ahead.next(f));
-      BOOST_TEST((std::string(reinterpret_cast<const char*>(f.bytes()), f.size()) == expected[t]), "frame " << t << " depth " << depth);
+      BOOST_TEST((std::string(reinterpret_cast<const char*>(f.bytes()), f.size()) == expected[t]),
+                 "frame " << t << " depth " << depth);
       if (t == 2) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // let the reader fill the ring
     }
     BOOST_TEST(ahead.frames_left().value_or(99) == 0u);
@@ -320,9 +320,8 @@ BOOST_AUTO_TEST_CASE(several_readers_fetch_frames_by_place_and_hand_them_over_in
   // side, and the caller sees them in order, then the end, as one reader in line gives them.
   TempDir dir;
   const Format fmt{13, 7, 10, Chroma::c420};
-  const std::vector<std::string> frames =
-      write_raw_clip(dir / "a.yuv", fmt, 23,
-                     [](unsigned t, int p, int x, int y) { return (t * 131 + p * 17 + x * 5 + y * 11) % 1024; });
+  const std::vector<std::string> frames = write_raw_clip(
+      dir / "a.yuv", fmt, 23, [](unsigned t, int p, int x, int y) { return (t * 131 + p * 17 + x * 5 + y * 11) % 1024; });
   write_file(dir / "a.y4m", y4m("W13 H7 C420p10", frames));
   std::string y4m_params = y4m("W13 H7 C420p10", {});
   for (unsigned t = 0; t < 23; ++t) y4m_params += (t == 17 ? "FRAME Ixyz\n" : "FRAME\n") + frames[t];
@@ -360,14 +359,15 @@ BOOST_AUTO_TEST_CASE(a_frame_may_be_read_in_its_luma_alone_where_no_check_is_los
   // stream still advances by whole frames, and a view shows no chroma.
   TempDir dir;
   const Format fmt{13, 7, 8, Chroma::c420};
-  const std::vector<std::string> frames =
-      write_raw_clip(dir / "a.yuv", fmt, 5, [](unsigned t, int p, int x, int y) { return (t * 37 + p * 71 + x * 5 + y * 11) % 256; });
+  const std::vector<std::string> frames = write_raw_clip(
+      dir / "a.yuv", fmt, 5, [](unsigned t, int p, int x, int y) { return (t * 37 + p * 71 + x * 5 + y * 11) % 256; });
   const std::size_t luma = 13 * 7;
   write_file(dir / "a.y4m", y4m("W13 H7", frames));
   std::string params = y4m("W13 H7", {});
   for (unsigned t = 0; t < 5; ++t) params += (t == 2 ? "FRAME Ixyz\n" : "FRAME\n") + frames[t];
   write_file(dir / "params.y4m", params);
-  for (const auto& [file, raw] : {std::pair<std::string, std::optional<Format>>{"a.yuv", fmt}, {"a.y4m", std::nullopt}, {"params.y4m", std::nullopt}}) {
+  for (const auto& [file, raw] :
+       {std::pair<std::string, std::optional<Format>>{"a.yuv", fmt}, {"a.y4m", std::nullopt}, {"params.y4m", std::nullopt}}) {
     BOOST_TEST_CONTEXT(file) {
       for (const bool by_place : {false, true}) {
         auto src = open_input((dir / file).string(), raw);
@@ -439,8 +439,8 @@ BOOST_AUTO_TEST_CASE(read_ahead_reads_luma_alone_once_asked) {
   // frames may already be whole); every frame's luma arrives, in order.
   TempDir dir;
   const Format fmt{16, 8, 16, Chroma::c422};
-  const std::vector<std::string> frames =
-      write_raw_clip(dir / "a.yuv", fmt, 12, [](unsigned t, int p, int x, int y) { return (t * 4099 + p * 977 + x * 31 + y * 7) % 65536; });
+  const std::vector<std::string> frames = write_raw_clip(
+      dir / "a.yuv", fmt, 12, [](unsigned t, int p, int x, int y) { return (t * 4099 + p * 977 + x * 31 + y * 7) % 65536; });
   const std::size_t luma = 16 * 8 * 2;
   auto src = open_input((dir / "a.yuv").string(), fmt);
   ReadAhead ahead(*src, 3, 2);
@@ -552,7 +552,8 @@ BOOST_AUTO_TEST_CASE(samples_a_backend_still_holds_are_never_refilled) {
     if (t % 3 == 0) held.emplace_back(t, f.view());
     while (!held.empty() && held.front().first + 8 <= t) {
       const auto& [index, view] = held.front();
-      BOOST_TEST(std::string(reinterpret_cast<const char*>(view.data[0]), frames[index].size()) == frames[index], "held frame " << index);
+      BOOST_TEST(std::string(reinterpret_cast<const char*>(view.data[0]), frames[index].size()) == frames[index],
+                 "held frame " << index);
       held.pop_front();
     }
   }

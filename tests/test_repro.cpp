@@ -3,8 +3,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "harness/support/errors.hpp"
 #include "harness/scoring/repro.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
 
@@ -23,7 +23,6 @@ ReproResult replay(const ReproTarget& t, ReproOptions o = {}) {
   BOOST_TEST_MESSAGE(out.str());
   return r;
 }
-
 
 }  // namespace
 
@@ -108,7 +107,8 @@ BOOST_AUTO_TEST_CASE(a_bundle_replays_from_another_folder) {
   o.bundle = a / "bundle";
   o.rerun = "twinproof repro float_motion/mutant-blur/still64/8b/420/default --with-mutants";
   const ReproResult first = replay(target("float_motion/mutant-blur/still64/8b/420/default"), o);
-  for (const char* f : {"cell.json", "frames.y4m", "commands.txt", "environment.json"}) BOOST_TEST(fs::exists(a / "bundle" / f), f);
+  for (const char* f : {"cell.json", "frames.y4m", "commands.txt", "environment.json"})
+    BOOST_TEST(fs::exists(a / "bundle" / f), f);
   fs::copy(a / "bundle", b / "moved", fs::copy_options::recursive);
   fs::remove_all(a / "bundle");
   const ReproResult replayed = replay(load_bundle(b / "moved"));

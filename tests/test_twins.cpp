@@ -16,10 +16,10 @@
 #include "extractors/registry.hpp"
 #include "extractors/simd.hpp"
 #include "harness/calibration/table.hpp"
-#include "harness/support/environment.hpp"
 #include "harness/goldens/goldens.hpp"
-#include "harness/support/paths.hpp"
 #include "harness/scoring/twin_check.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -57,10 +57,10 @@ std::vector<Geometry> geometries() {
   std::vector<Geometry> g;
   for (int bpc : {8, 10, 12, 16})
     for (Chroma ch : {Chroma::c400, Chroma::c420, Chroma::c422, Chroma::c444}) g.push_back({{67, 45, bpc, ch}, false});
-  g.push_back({{3, 3, 8, Chroma::c444}, false});       // the smallest legal picture of both features
-  g.push_back({{2, 2, 8, Chroma::c444}, false});       // refused by integer motion, scored by float_motion
-  g.push_back({{9, 8, 16, Chroma::c400}, false});      // narrower than one AVX-512 vector
-  g.push_back({{17, 5, 12, Chroma::c420}, false});     // one vector and a tail
+  g.push_back({{3, 3, 8, Chroma::c444}, false});    // the smallest legal picture of both features
+  g.push_back({{2, 2, 8, Chroma::c444}, false});    // refused by integer motion, scored by float_motion
+  g.push_back({{9, 8, 16, Chroma::c400}, false});   // narrower than one AVX-512 vector
+  g.push_back({{17, 5, 12, Chroma::c420}, false});  // one vector and a tail
   g.push_back({{175, 99, 8, Chroma::c420}, false});
   g.push_back({{640, 360, 10, Chroma::c422}, true});
   g.push_back({{1920, 1080, 8, Chroma::c420}, true});
@@ -88,8 +88,8 @@ int check_every_configuration(const Twin& t) {
       if (g.large && i != 0 && i != 1 + (rotate % (sets.size() - 1))) continue;
       const TwinCheckReport r = check_twin_pair(*t.feature, *t.reference, *t.twin, frames, distorted, sets[i]);
       compared += r.refused ? 0 : 1;
-      BOOST_CHECK_MESSAGE(r.equal, t.feature->name << "/" << t.twin->name << " " << describe(g.fmt) << " option set " << i
-                                                   << ": " << r.summary() << " (seed " << seed << ")");
+      BOOST_CHECK_MESSAGE(r.equal, t.feature->name << "/" << t.twin->name << " " << describe(g.fmt) << " option set " << i << ": "
+                                                   << r.summary() << " (seed " << seed << ")");
     }
     rotate += g.large ? 1 : 0;
   }
@@ -159,8 +159,8 @@ BOOST_AUTO_TEST_CASE(host_backends_give_the_same_bits_on_any_number_of_threads) 
   // A plane's rows split over threads: every stage and output against the reference on one
   // thread, at band counts that divide the rows unevenly, leave bands of the minimum size, or
   // exceed the rows (one band).
-  const std::vector<Format> formats = {{67, 45, 8, Chroma::c420}, {1920, 1080, 12, Chroma::c422}, {33, 2000, 16, Chroma::c444},
-                                       {4001, 5, 8, Chroma::c400},  {3, 3, 8, Chroma::c444},       {175, 99, 10, Chroma::c420}};
+  const std::vector<Format> formats = {{67, 45, 8, Chroma::c420},  {1920, 1080, 12, Chroma::c422}, {33, 2000, 16, Chroma::c444},
+                                       {4001, 5, 8, Chroma::c400}, {3, 3, 8, Chroma::c444},        {175, 99, 10, Chroma::c420}};
   int compared = 0;
   for (const FeatureDescriptor* f : features()) {
     if (!f->built_from.empty()) continue;  // its parts hand the threads on; each part is checked here
@@ -190,7 +190,8 @@ BOOST_AUTO_TEST_CASE(host_twins_give_the_same_bits_over_clips_of_every_length_an
   // is scored at once, closing the batch early), against the reference through the ordinary path.
   int compared = 0;
   for (const Twin& t : exact_twins(BackendKind::host))
-    for (const Format fmt : {Format{67, 45, 8, Chroma::c420}, Format{33, 70, 16, Chroma::c444}, Format{640, 120, 10, Chroma::c400}}) {
+    for (const Format fmt :
+         {Format{67, 45, 8, Chroma::c420}, Format{33, 70, 16, Chroma::c444}, Format{640, 120, 10, Chroma::c400}}) {
       const std::uint64_t seed = fresh_seed();
       const auto frames = random_frames(fmt, 11, seed);
       for (const bool all_kept : {true, false}) {
@@ -206,8 +207,8 @@ BOOST_AUTO_TEST_CASE(host_twins_give_the_same_bits_over_clips_of_every_length_an
             const std::optional<TableComparison> cmp = score_both(t, fmt, clip, distorted, options);
             if (!cmp) continue;  // refused by the reference
             BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << " " << describe(fmt) << ", " << n << " frames"
-                                                  << (all_kept ? "" : ", some not kept") << ": " << cmp->summary()
-                                                  << " (seed " << seed << ")");
+                                                  << (all_kept ? "" : ", some not kept") << ": " << cmp->summary() << " (seed "
+                                                  << seed << ")");
             compared += 1;
           }
       }
@@ -293,8 +294,9 @@ BOOST_AUTO_TEST_SUITE(gpu_twins, *utf::precondition(device_present))
 
 BOOST_AUTO_TEST_CASE(every_exact_device_twin_matches_every_stage) {
   const std::vector<Twin> twins = exact_twins(BackendKind::gpu);
-  for (const Twin& t : twins)
-    BOOST_TEST_CONTEXT(t.feature->name << "/" << t.twin->name) { BOOST_TEST(check_every_configuration(t) > 20); }
+  for (const Twin& t : twins) BOOST_TEST_CONTEXT(t.feature->name << "/" << t.twin->name) {
+      BOOST_TEST(check_every_configuration(t) > 20);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(repeated_runs_return_identical_bits) {
@@ -310,7 +312,8 @@ BOOST_AUTO_TEST_CASE(repeated_runs_return_identical_bits) {
       for (unsigned i = 0; i < frames.size(); ++i) ex->extract(frames[i].view(), frames[(i + 1) % frames.size()].view(), i, s);
       ex->flush(s);
       if (!first) first = s;
-      else BOOST_TEST(compare_tables(*first, s, Tolerance::exact()).pass, t.feature->name << "/" << t.twin->name << " run " << rep);
+      else
+        BOOST_TEST(compare_tables(*first, s, Tolerance::exact()).pass, t.feature->name << "/" << t.twin->name << " run " << rep);
     }
   }
 }
@@ -370,7 +373,8 @@ BOOST_AUTO_TEST_CASE(drained_batches_give_the_same_bits_at_every_length) {
         const std::vector<PictureView> distorted(views.begin() + static_cast<std::ptrdiff_t>(n_ref),
                                                  views.begin() + static_cast<std::ptrdiff_t>(n_ref + n));
         const std::optional<TableComparison> cmp = score_both(t, fmt, clip, distorted, t.feature->probe_option_sets.front());
-        BOOST_TEST_REQUIRE(cmp.has_value(), t.feature->name << "/" << t.twin->name << ": the reference refused the configuration");
+        BOOST_TEST_REQUIRE(cmp.has_value(),
+                           t.feature->name << "/" << t.twin->name << ": the reference refused the configuration");
         BOOST_TEST(cmp->pass, t.feature->name << "/" << t.twin->name << ", " << n << " frames"
                                               << (from_pinned ? " pinned" : " pageable") << ": " << cmp->summary());
         compared += 1;
@@ -415,7 +419,8 @@ BOOST_AUTO_TEST_CASE(frames_of_one_pinned_block_give_the_same_bits_uploaded_a_ru
     const std::size_t size = frames[0].size();
     std::size_t padded_size = 0;  // frames 23..29: every row 64 bytes longer than its samples
     for (int p = 0; p < fmt.planes(); ++p)
-      padded_size += (static_cast<std::size_t>(stored_plane_size(fmt, p).w) * fmt.bytes_per_sample() + 64) * stored_plane_size(fmt, p).h;
+      padded_size +=
+          (static_cast<std::size_t>(stored_plane_size(fmt, p).w) * fmt.bytes_per_sample() + 64) * stored_plane_size(fmt, p).h;
     const HostBuffer block = allocate_host_buffer(27 * size, true), padded = allocate_host_buffer(7 * padded_size, true);
     BOOST_REQUIRE((block.pinned && padded.pinned));
     std::vector<PictureView> views;

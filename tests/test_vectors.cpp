@@ -2,8 +2,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/registry.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/scoring/scores.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
@@ -28,7 +28,8 @@ BOOST_AUTO_TEST_CASE(splitmix64_first_outputs) {
 
 // The six check values of vectors/RECIPES.md, one per recipe and format family.
 BOOST_AUTO_TEST_CASE(spec_check_values) {
-  const char* ids[] = {"check_pan64x48", "check_cb16x8", "check_noise33x17", "check_ramp20x10", "check_flash9x7", "check_pan21x11"};
+  const char* ids[] = {"check_pan64x48",  "check_cb16x8",   "check_noise33x17",
+                       "check_ramp20x10", "check_flash9x7", "check_pan21x11"};
   for (const char* id : ids) {
     const VectorSpec& v = Manifest::project().get(id);
     auto gen = generate(v);
@@ -95,7 +96,7 @@ BOOST_AUTO_TEST_CASE(libyuv_variants_hash_to_their_pins_and_keep_the_picture) {
     Frame f;
     unsigned n = 0;
     BOOST_TEST_CONTEXT(id) {
-      BOOST_CHECK_NO_THROW(while (src->next(f)) ++n);  // the SHA-256 check runs at the end
+      BOOST_CHECK_NO_THROW(while (src->next(f))++ n);  // the SHA-256 check runs at the end
       BOOST_TEST(n == m.get(id).frames);
     }
   }

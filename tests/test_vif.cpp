@@ -8,9 +8,9 @@
 #include "extractors/registry.hpp"
 #include "extractors/vif/arithmetic.hpp"
 #include "harness/goldens/goldens.hpp"
-#include "harness/support/paths.hpp"
 #include "harness/scoring/repro.hpp"
 #include "harness/scoring/scores.hpp"
+#include "harness/support/paths.hpp"
 #include "tests/support.hpp"
 
 using namespace twinproof;
@@ -52,7 +52,8 @@ BOOST_AUTO_TEST_CASE(pictures_smaller_than_four_scales_allow_are_refused) {
       return e.subject() == "picture" && e.value() == size && contains(e.what(), "at least 16x16");
     });
   }
-  const Frame f = test::make_frame({16, 16, 10, Chroma::c444}, [](int, int x, int y) { return unsigned(x * 37 + y * 11) % 1024; });
+  const Frame f =
+      test::make_frame({16, 16, 10, Chroma::c444}, [](int, int x, int y) { return unsigned(x * 37 + y * 11) % 1024; });
   const ScoreTable t = score_frames(f, f);
   for (const char* m : {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"}) BOOST_TEST(std::isfinite(*t.get(m, 0)), m);
 }
@@ -84,7 +85,8 @@ BOOST_AUTO_TEST_CASE(a_skipped_scale_0_scores_zero_over_minus_one) {
   BOOST_TEST(*skip.get("vif_scale0", 0) == 0.0);
   BOOST_TEST(*skip.get("vif_num_scale0", 0) == 0.0);
   BOOST_TEST(*skip.get("vif_den_scale0", 0) == -1.0);
-  for (const char* m : {"vif_scale1", "vif_scale2", "vif_scale3", "vif_num_scale3"}) BOOST_TEST(*skip.get(m, 0) == *all.get(m, 0), m);
+  for (const char* m : {"vif_scale1", "vif_scale2", "vif_scale3", "vif_num_scale3"})
+    BOOST_TEST(*skip.get(m, 0) == *all.get(m, 0), m);
   const double num = (*all.get("vif_num_scale1", 0) + *all.get("vif_num_scale2", 0)) + *all.get("vif_num_scale3", 0);
   const double den = (*all.get("vif_den_scale1", 0) + *all.get("vif_den_scale2", 0)) + *all.get("vif_den_scale3", 0);
   BOOST_TEST(*skip.get("vif_num", 0) == num);

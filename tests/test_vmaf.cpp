@@ -15,8 +15,8 @@
 #include "extractors/vmaf/model.hpp"
 #include "extractors/vmaf/predict.hpp"
 #include "harness/goldens/goldens.hpp"
-#include "harness/support/paths.hpp"
 #include "harness/scoring/repro.hpp"
+#include "harness/support/paths.hpp"
 #include "harness/support/sha256.hpp"
 #include "tests/support.hpp"
 
@@ -83,23 +83,30 @@ BOOST_AUTO_TEST_CASE(the_built_in_models_are_upstreams_files_byte_for_byte) {
 BOOST_AUTO_TEST_CASE(the_prediction_follows_libvmafs_order) {
   // gamma 0: every kernel is 1, so the sum is 0.5 + 0.25 - rho (-1) = 1.75, and the score
   // (1.75 - 0.75) / 0.5 = 2.
-  const vm::Model flat = vm::parse_model(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 2\\nrho -1\\nSV\\n0.5 1:0.2 2:0.3 \\n0.25 2:0.1 \\n"), "m.json", {});
+  const vm::Model flat = vm::parse_model(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv "
+                                                     "2\\nrho -1\\nSV\\n0.5 1:0.2 2:0.3 \\n0.25 2:0.1 \\n"),
+                                         "m.json", {});
   const double values[] = {0.4, 0.9};
   BOOST_TEST(vm::predict(flat, values) == 2.0);
   // Knots map 2 to 20; the clip holds it at 15, unless disabled.
   const std::string knots = R"("score_transform": {"enabled": true, "knots": [[0, 0], [1, 10], [4, 40]]},)";
-  const std::string svm0 = "svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 2\\nrho -1\\nSV\\n0.5 1:0.2\\n0.25 2:0.1\\n";
+  const std::string svm0 =
+      "svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 2\\nrho -1\\nSV\\n0.5 1:0.2\\n0.25 2:0.1\\n";
   BOOST_TEST(vm::predict(vm::parse_model(small_model(svm0, knots), "m.json", {}), values) == 15.0);
   BOOST_TEST(vm::predict(vm::parse_model(small_model(svm0, knots), "m.json", {.disable_clip = true}), values) == 20.0);
   // A transform the file leaves off applies only when asked for: p0 + p1 y + p2 y y = 1 + 2 + 4.
   const std::string poly = R"("score_transform": {"p0": 1, "p1": 1, "p2": 1, "out_lte_in": "true"},)";
   BOOST_TEST(vm::predict(vm::parse_model(small_model(svm0, poly), "m.json", {}), values) == 2.0);
-  BOOST_TEST(vm::predict(vm::parse_model(small_model(svm0, poly), "m.json", {.enable_transform = true}), values) == 2.0);  // out_lte_in
+  BOOST_TEST(vm::predict(vm::parse_model(small_model(svm0, poly), "m.json", {.enable_transform = true}), values) ==
+             2.0);  // out_lte_in
   const std::string poly_up = R"("score_transform": {"p0": 1, "p1": 1, "p2": 1},)";
   BOOST_TEST(vm::predict(vm::parse_model(small_model(svm0, poly_up), "m.json", {.enable_transform = true}), values) == 7.0);
   // The rbf distance walks both sparse vectors in index order: x = (1 * 0.4 + 0, 2 * 0.9 - 1) =
   // (0.4, 0.8); the vector (2:0.5) adds x1 squared alone, then (x2 - 0.5) squared.
-  const vm::Model sparse = vm::parse_model(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 2:0.5\\n", R"("norm_type": "none",)"), "m.json", {.disable_clip = true});
+  const vm::Model sparse = vm::parse_model(
+      small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 2:0.5\\n",
+                  R"("norm_type": "none",)"),
+      "m.json", {.disable_clip = true});
   const double x1 = 0.4, x2 = 0.9;
   const double d = x1 * x1 + (x2 - 0.5) * (x2 - 0.5);
   BOOST_TEST(sparse.linear_rescale == false);
@@ -124,16 +131,20 @@ BOOST_AUTO_TEST_CASE(a_model_file_is_refused_with_its_field_and_value) {
   BOOST_TEST(contains(refusal(b), "model_dict.model_type = \"BOOTSTRAP_LIBSVMNUSVR\""), refusal(b));
   std::string unknown = small_model(svm);
   unknown.replace(unknown.find("VMAF_integer_feature_adm2_score"), 31, "VMAF_feature_vif_scale0_score");
-  BOOST_TEST(contains(refusal(unknown), "model_dict.feature_names = VMAF_feature_vif_scale0_score: twinproof computes no such feature"),
-             refusal(unknown));
+  BOOST_TEST(
+      contains(refusal(unknown), "model_dict.feature_names = VMAF_feature_vif_scale0_score: twinproof computes no such feature"),
+      refusal(unknown));
   BOOST_TEST(contains(refusal(small_model(svm, R"("slopes": [1, 2],)")), "model_dict.slopes"));
   BOOST_TEST(contains(refusal(small_model("svm_type c_svc\\nkernel_type rbf\\nSV\\n")), "svm_type = c_svc"));
-  BOOST_TEST(contains(refusal(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 2\\nrho 0\\nSV\\n1 1:0.5\\n")),
-                      "fewer support vectors than total_sv"));
-  BOOST_TEST(contains(refusal(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 3:0.5\\n")),
-                      "SV 0 = 3:0.5: the model has 2 features"));
-  BOOST_TEST(contains(refusal(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma x\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:0.5\\n")),
-                      "model_dict.model: gamma = x: is not a number"));
+  BOOST_TEST(contains(
+      refusal(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 2\\nrho 0\\nSV\\n1 1:0.5\\n")),
+      "fewer support vectors than total_sv"));
+  BOOST_TEST(contains(
+      refusal(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 3:0.5\\n")),
+      "SV 0 = 3:0.5: the model has 2 features"));
+  BOOST_TEST(contains(
+      refusal(small_model("svm_type nu_svr\\nkernel_type rbf\\ngamma x\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:0.5\\n")),
+      "model_dict.model: gamma = x: is not a number"));
   BOOST_TEST(contains(refusal(small_model(svm, R"("chroma_correction_parameter": 0.5,)")), "speed_chroma"));
   BOOST_TEST(contains(refusal(small_model(svm, R"("feature_opts_dicts": [{"vif_enhn_gain_limit": [1]}],)")),
                       "feature_opts_dicts[0].vif_enhn_gain_limit"));
@@ -144,14 +155,18 @@ BOOST_AUTO_TEST_CASE(a_model_file_is_refused_with_its_field_and_value) {
   BOOST_TEST_REQUIRE(at != std::string::npos);
   split.replace(at, 26, "\"vif_enhn_gain_limit\": 1.5");
   std::ofstream(dir / "split.json") << split;
-  const auto r = test::run_cli({"score", "vector:pan576~noise4", "--feature", "vmaf", "--option", "model=" + (dir / "split.json").string(), "-q"});
+  const auto r = test::run_cli(
+      {"score", "vector:pan576~noise4", "--feature", "vmaf", "--option", "model=" + (dir / "split.json").string(), "-q"});
   BOOST_TEST(r.rc == 2);
   BOOST_TEST(contains(r.err, "asks feature vif for other options than the model's other vif features"), r.err);
   // A missing file names the value and the built-in versions.
   const auto missing = test::run_cli({"score", "vector:pan576~noise4", "-m", "path=/nonexistent/m.json", "-q"});
   BOOST_TEST(missing.rc == 2);
-  BOOST_TEST(contains(missing.err, "'/nonexistent/m.json' is neither a built-in version (vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_v0.6.1, vmaf_v0.6.1neg)"),
-             missing.err);
+  BOOST_TEST(
+      contains(
+          missing.err,
+          "'/nonexistent/m.json' is neither a built-in version (vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_v0.6.1, vmaf_v0.6.1neg)"),
+      missing.err);
 }
 
 BOOST_AUTO_TEST_CASE(the_models_options_name_its_features_as_libvmaf_does) {
@@ -180,7 +195,8 @@ BOOST_AUTO_TEST_CASE(score_takes_vmafs_model_flag_and_a_pair_defaults_to_the_sco
     return nlohmann::json::parse(r.out);
   };
   // vmaf's line: -m version=..., libvmaf's names; frames and pooled scores are the goldens' bits.
-  const auto neg = document({"score", "vector:pan576~noise4", "-m", "version=vmaf_v0.6.1neg", "--vmaf-names", "--json", "-o", "-", "-q"});
+  const auto neg =
+      document({"score", "vector:pan576~noise4", "-m", "version=vmaf_v0.6.1neg", "--vmaf-names", "--json", "-o", "-", "-q"});
   BOOST_TEST(neg["frames"][3]["metrics"]["vmaf"].get<double>() == golden("neg", "vmaf", 3));
   BOOST_TEST(neg["frames"][3]["metrics"]["integer_adm2_egl_1"].get<double>() == golden("neg", "adm2", 3));
   BOOST_TEST(!neg["frames"][3]["metrics"].contains("vmaf_mean"));  // libvmaf writes pooled scores apart
@@ -190,7 +206,8 @@ BOOST_AUTO_TEST_CASE(score_takes_vmafs_model_flag_and_a_pair_defaults_to_the_sco
   const auto plain = document({"score", "vector:pan576~noise4", "--json", "-o", "-", "-q"});
   BOOST_TEST(plain["twinproof"]["feature"] == "vmaf");
   BOOST_TEST(plain["frames"][0]["metrics"]["vmaf"].get<double>() == golden("default", "vmaf", 0));
-  const auto flags = document({"score", "vector:pan576~noise4", "-m", "version=vmaf_v0.6.1neg:disable_clip:enable_transform", "--json", "-o", "-", "-q"});
+  const auto flags = document(
+      {"score", "vector:pan576~noise4", "-m", "version=vmaf_v0.6.1neg:disable_clip:enable_transform", "--json", "-o", "-", "-q"});
   BOOST_TEST(flags["frames"][5]["metrics"]["vmaf"].get<double>() == golden("noclip_transform", "vmaf", 5));
   BOOST_TEST(flags["frames"][5]["metrics"]["vmaf"].get<double>() > 100.0);  // the transform lifts it over the clip
   // What vmaf's flag cannot mean is refused with the value.
@@ -202,7 +219,8 @@ BOOST_AUTO_TEST_CASE(score_takes_vmafs_model_flag_and_a_pair_defaults_to_the_sco
     BOOST_TEST(r.rc == 2, arg);
     BOOST_TEST(contains(r.err, message), r.err);
   }
-  const auto twice = test::run_cli({"score", "vector:pan576~noise4", "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg", "-q"});
+  const auto twice =
+      test::run_cli({"score", "vector:pan576~noise4", "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg", "-q"});
   BOOST_TEST(twice.rc == 2);
   BOOST_TEST(contains(twice.err, "given more than once"), twice.err);
 }
@@ -212,7 +230,9 @@ BOOST_AUTO_TEST_CASE(repro_follows_the_score_into_the_feature_and_its_stage) {
   BOOST_TEST(r.mismatch);
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(contains(r.verdict, "first divergence: model features, adm2"), r.verdict);
-  BOOST_TEST(contains(r.verdict, "adm departs first (adm2, frame 0): in adm, mutant-band against cpu: first divergence: wavelet bands, plane scale0/dist/h"),
+  BOOST_TEST(contains(r.verdict,
+                      "adm departs first (adm2, frame 0): in adm, mutant-band against cpu: first divergence: wavelet bands, "
+                      "plane scale0/dist/h"),
              r.verdict);
 }
 

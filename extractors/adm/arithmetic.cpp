@@ -50,14 +50,16 @@ float barten_mtf(float frequency) {
 
 float barten_rod_cone(float luminance) {
   static const float sa[4] = {30.162, 4.0627, 1.6596, 0.2712};
-  return static_cast<float>(sa[0] * std::pow(std::pow(static_cast<double>(sa[1] / luminance), static_cast<double>(sa[2])) + 1, -sa[3]));
+  return static_cast<float>(sa[0] *
+                            std::pow(std::pow(static_cast<double>(sa[1] / luminance), static_cast<double>(sa[2])) + 1, -sa[3]));
 }
 
 float barten(int lambda, double norm_view_dist, int display_height, double luminance, double scale) {
   static const float anchors[6] = {0.002, 0.02, 0.2, 2, 20, 150};
-  static const float params[6][5] = {{0.0160737, 0.991265, 3.74038, 0.50722, 4.46044}, {0.383873, 0.800889, 3.54104, 0.682505, 4.94958},
-                                     {0.929301, 0.476505, 4.37453, 0.750315, 5.28678},  {1.29776, 0.405782, 4.40602, 0.935314, 5.61425},
-                                     {1.49222, 0.334278, 3.79542, 1.07327, 6.4635},      {1.46213, 0.394533, 2.7755, 1.16577, 7.45665}};
+  static const float params[6][5] = {
+      {0.0160737, 0.991265, 3.74038, 0.50722, 4.46044}, {0.383873, 0.800889, 3.54104, 0.682505, 4.94958},
+      {0.929301, 0.476505, 4.37453, 0.750315, 5.28678}, {1.29776, 0.405782, 4.40602, 0.935314, 5.61425},
+      {1.49222, 0.334278, 3.79542, 1.07327, 6.4635},    {1.46213, 0.394533, 2.7755, 1.16577, 7.45665}};
   const float r = display_resolution(norm_view_dist, display_height);
   const auto frequency = static_cast<float>(r / std::pow(2, lambda + 1));
   const double lum = luminance > anchors[5] ? anchors[5] : (luminance < anchors[0] ? anchors[0] : luminance);
@@ -72,9 +74,11 @@ float barten(int lambda, double norm_view_dist, int display_height, double lumin
   const auto right_position = static_cast<float>(std::log10(static_cast<double>(anchors[right])));
   const auto position = static_cast<float>(std::log10(lum));
   float p[4];
-  for (int k = 0; k < 4; ++k) p[k] = interpolate(left_position, params[left][k + 1], right_position, params[right][k + 1], position);
+  for (int k = 0; k < 4; ++k)
+    p[k] = interpolate(left_position, params[left][k + 1], right_position, params[right][k + 1], position);
   const auto a = static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * frequency), static_cast<double>(p[1])));
-  const auto b = static_cast<float>(1.0f / std::pow(1 - std::exp(-std::pow(static_cast<double>(frequency / 7), 2)), static_cast<double>(p[2])));
+  const auto b = static_cast<float>(
+      1.0f / std::pow(1 - std::exp(-std::pow(static_cast<double>(frequency / 7), 2)), static_cast<double>(p[2])));
   const auto csf = static_cast<float>(p[3] / std::pow(static_cast<double>(a * b), 0.5));
   return static_cast<float>(csf * barten_mtf(frequency) * barten_rod_cone(static_cast<float>(luminance)) * scale);
 }
@@ -87,24 +91,42 @@ struct BlendTable {
 };
 const BlendTable* blend_table(int display_height, double norm_view_dist) {
   static const BlendTable tables[] = {
-      {1080, 3.0, {{0.01183, 0.025026, 0.04295, 0.058621}, {0.004302, 0.011778, 0.023918, 0.035901}},
+      {1080,
+       3.0,
+       {{0.01183, 0.025026, 0.04295, 0.058621}, {0.004302, 0.011778, 0.023918, 0.035901}},
        {{0.011249, 0.022606, 0.035930, 0.045673}, {0.004097, 0.010921, 0.021430, 0.031313}}},
-      {1080, 5.0, {{0.004212, 0.014809, 0.029642, 0.047464}, {0.000984, 0.005852, 0.0146, 0.027574}},
+      {1080,
+       5.0,
+       {{0.004212, 0.014809, 0.029642, 0.047464}, {0.000984, 0.005852, 0.0146, 0.027574}},
        {{0.004052, 0.013939, 0.026298, 0.038833}, {0.000927, 0.005544, 0.013415, 0.024515}}},
       // 2160 lines at 1.5 heights see what 1080 lines at 3 do.
-      {2160, 1.5, {{0.01183, 0.025026, 0.04295, 0.058621}, {0.004302, 0.011778, 0.023918, 0.035901}},
+      {2160,
+       1.5,
+       {{0.01183, 0.025026, 0.04295, 0.058621}, {0.004302, 0.011778, 0.023918, 0.035901}},
        {{0.011249, 0.022606, 0.035930, 0.045673}, {0.004097, 0.010921, 0.021430, 0.031313}}},
-      {2160, 3.0, {{0.00226, 0.01183, 0.025026, 0.04295}, {0.000479, 0.004302, 0.011778, 0.023918}},
+      {2160,
+       3.0,
+       {{0.00226, 0.01183, 0.025026, 0.04295}, {0.000479, 0.004302, 0.011778, 0.023918}},
        {{0.002166, 0.011249, 0.022606, 0.035930}, {0.000447, 0.004097, 0.010921, 0.021430}}},
-      {2160, 5.0, {{0.000092, 0.004212, 0.014809, 0.029642}, {0.000050, 0.000984, 0.005852, 0.0146}},
+      {2160,
+       5.0,
+       {{0.000092, 0.004212, 0.014809, 0.029642}, {0.000050, 0.000984, 0.005852, 0.0146}},
        {{0.000077, 0.004052, 0.013939, 0.026298}, {0.000045, 0.000927, 0.005544, 0.013415}}},
-      {720, 3.0, {{0.018715, 0.035637, 0.052798, 0.061509}, {0.007999, 0.018396, 0.031851, 0.037718}},
+      {720,
+       3.0,
+       {{0.018715, 0.035637, 0.052798, 0.061509}, {0.007999, 0.018396, 0.031851, 0.037718}},
        {{0.017329, 0.030870, 0.042134, 0.047410}, {0.007509, 0.016707, 0.028072, 0.032722}}},
-      {720, 5.0, {{0.010144, 0.022561, 0.040309, 0.05672}, {0.003463, 0.010282, 0.021839, 0.034641}},
+      {720,
+       5.0,
+       {{0.010144, 0.022561, 0.040309, 0.05672}, {0.003463, 0.010282, 0.021839, 0.034641}},
        {{0.009689, 0.020577, 0.034162, 0.044523}, {0.003302, 0.009579, 0.019661, 0.030318}}},
-      {480, 3.0, {{0.027961, 0.045875, 0.060275, 0.056234}, {0.013572, 0.026277, 0.036959, 0.034511}},
+      {480,
+       3.0,
+       {{0.027961, 0.045875, 0.060275, 0.056234}, {0.013572, 0.026277, 0.036959, 0.034511}},
        {{0.024969, 0.037825, 0.046676, 0.043974}, {0.012511, 0.023424, 0.032139, 0.030166}}},
-      {480, 5.0, {{0.016781, 0.032822, 0.05032, 0.061594}, {0.00691, 0.016545, 0.029917, 0.037777}},
+      {480,
+       5.0,
+       {{0.016781, 0.032822, 0.05032, 0.061594}, {0.00691, 0.016545, 0.029917, 0.037777}},
        {{0.015665, 0.028766, 0.040612, 0.047483}, {0.006514, 0.015107, 0.026476, 0.032776}}},
   };
   for (const BlendTable& t : tables)
@@ -210,8 +232,9 @@ std::array<CsfWeights, kScales> csf_weights(const CsfModel& m) {
   // libvmaf refuses every frame (EINVAL) below 1080 lines at 3 heights: its 16-bit pipeline
   // cannot take a lower angular frequency.
   if (m.norm_view_dist * m.display_height < 3.0 * 1080)
-    throw RefusedConfiguration("adm_norm_view_dist", fmt::format("{}", m.norm_view_dist),
-                               fmt::format("{}: libvmaf's adm refuses a viewing distance times display height below 3 x 1080", view));
+    throw RefusedConfiguration(
+        "adm_norm_view_dist", fmt::format("{}", m.norm_view_dist),
+        fmt::format("{}: libvmaf's adm refuses a viewing distance times display height below 3 x 1080", view));
   if ((m.mode == 2 || m.mode == 3) && blend_table(m.display_height, m.norm_view_dist) == nullptr)
     throw RefusedConfiguration("adm_csf_mode", std::to_string(m.mode),
                                fmt::format("adm_csf_mode={} has factors for 480, 720, 1080 and 2160 lines at 3 or 5 heights (and "
@@ -225,10 +248,11 @@ std::array<CsfWeights, kScales> csf_weights(const CsfModel& m) {
       const double scaled = s == 0 ? per_angle[k] * std::pow(2, k == 2 ? 23 : 21) : per_angle[k] * std::pow(2, 32);
       const double limit = s == 0 ? 65536.0 : 4294967296.0;
       if (!(scaled > -1.0 && scaled < limit))
-        throw RefusedConfiguration("adm_csf_mode", std::to_string(m.mode),
-                                   fmt::format("the CSF factor {} of scale {} (adm_csf_mode={}, adm_csf_scale={}, adm_csf_diag_scale={}, "
-                                               "{}) leaves libvmaf's {}-bit fixed point: its conversion is undefined there",
-                                               per_angle[k], s, m.mode, m.csf_scale, m.csf_diag_scale, view, s == 0 ? 16 : 32));
+        throw RefusedConfiguration(
+            "adm_csf_mode", std::to_string(m.mode),
+            fmt::format("the CSF factor {} of scale {} (adm_csf_mode={}, adm_csf_scale={}, adm_csf_diag_scale={}, "
+                        "{}) leaves libvmaf's {}-bit fixed point: its conversion is undefined there",
+                        per_angle[k], s, m.mode, m.csf_scale, m.csf_diag_scale, view, s == 0 ? 16 : 32));
       w[static_cast<std::size_t>(s)].w[k] = static_cast<std::uint32_t>(scaled);
     }
   }
@@ -254,11 +278,13 @@ float Scorer::numerator(const std::int64_t (&sums)[kAngles], int scale, double n
     float f;
     if (scale == 0) {
       // libvmaf's exponents are unsigned: a negative one would wrap (the contract's sizes keep them positive).
-      const std::uint32_t e = (k == 2 ? 57u : 52u) - static_cast<std::uint32_t>(sh.cube_shift[k]) - static_cast<std::uint32_t>(sh.row_shift);
+      const std::uint32_t e =
+          (k == 2 ? 57u : 52u) - static_cast<std::uint32_t>(sh.cube_shift[k]) - static_cast<std::uint32_t>(sh.row_shift);
       f = static_cast<float>(static_cast<double>(sums[k]) / std::pow(2, e));
     } else {
       constexpr std::uint32_t base[3] = {45, 39, 36};
-      const std::uint32_t e = base[scale - 1] - static_cast<std::uint32_t>(sh.cube_shift[k]) - static_cast<std::uint32_t>(sh.row_shift);
+      const std::uint32_t e =
+          base[scale - 1] - static_cast<std::uint32_t>(sh.cube_shift[k]) - static_cast<std::uint32_t>(sh.row_shift);
       const auto divisor = static_cast<float>(std::pow(2, e));
       f = static_cast<float>(sums[k]) / divisor;
     }
@@ -276,7 +302,8 @@ float Scorer::denominator(const std::uint64_t (&sums)[kAngles], int scale) const
     divisor = std::pow(2, 18 - sh.den_row_shift);
   } else {
     constexpr std::uint32_t base[3] = {32, 27, 23};
-    divisor = std::pow(2, base[scale - 1] - static_cast<std::uint32_t>(sh.den_row_shift) - static_cast<std::uint32_t>(sh.den_cube_shift));
+    divisor = std::pow(
+        2, base[scale - 1] - static_cast<std::uint32_t>(sh.den_row_shift) - static_cast<std::uint32_t>(sh.den_cube_shift));
   }
   const auto noise = std::pow(static_cast<float>(g.scored.area() * p_.noise_weight), 1.0f / 3.0f);
   float part[kAngles];

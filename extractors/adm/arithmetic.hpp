@@ -39,11 +39,17 @@ TP_HD constexpr std::int32_t dwt_weight(bool low, int k) {
 inline constexpr std::int32_t kLoSum = 46342;
 
 template <class Isa = void>
-TP_HD std::int32_t wrap16(std::int64_t v) { return static_cast<std::int16_t>(v); }
+TP_HD std::int32_t wrap16(std::int64_t v) {
+  return static_cast<std::int16_t>(v);
+}
 template <class Isa = void>
-TP_HD std::int32_t wrap32(std::int64_t v) { return static_cast<std::int32_t>(v); }
+TP_HD std::int32_t wrap32(std::int64_t v) {
+  return static_cast<std::int32_t>(v);
+}
 template <class Isa = void>
-TP_HD std::int64_t abs64(std::int64_t v) { return v < 0 ? -v : v; }
+TP_HD std::int64_t abs64(std::int64_t v) {
+  return v < 0 ? -v : v;
+}
 
 // Tap k (0..3) of output index i of an input n long: 2i - 1 + k, mirrored about the first sample
 // without repeating it and about the last repeating it (libvmaf's index tables).
@@ -77,7 +83,8 @@ TP_HD DwtShifts dwt_shifts(int scale, int bpc) {
 // bits (libvmaf's 32-bit sum at 16 bits per sample wraps on the way and ends in range).
 template <class Isa = void>
 TP_HD std::int64_t dwt_sum(const std::int64_t s[4], bool low) {
-  return dwt_weight<Isa>(low, 0) * s[0] + dwt_weight<Isa>(low, 1) * s[1] + dwt_weight<Isa>(low, 2) * s[2] + dwt_weight<Isa>(low, 3) * s[3];
+  return dwt_weight<Isa>(low, 0) * s[0] + dwt_weight<Isa>(low, 1) * s[1] + dwt_weight<Isa>(low, 2) * s[2] +
+         dwt_weight<Isa>(low, 3) * s[3];
 }
 template <class Isa = void>
 TP_HD std::int32_t dwt_vertical(const std::int64_t s[4], bool low, const DwtShifts& d) {
@@ -211,21 +218,25 @@ TP_HD std::int32_t masking_threshold(const Share& share, const Csf& csf, bool sc
 // The 3x3 neighbourhood's rows and columns: mirrored about the first without repeating it, the
 // last repeated (libvmaf's edge cases).
 template <class Isa = void>
-TP_HD int before(int i) { return i == 0 ? 1 : i - 1; }
+TP_HD int before(int i) {
+  return i == 0 ? 1 : i - 1;
+}
 template <class Isa = void>
-TP_HD int after(int i, int n) { return i == n - 1 ? n - 1 : i + 1; }
+TP_HD int after(int i, int n) {
+  return i == n - 1 ? n - 1 : i + 1;
+}
 
 // The shifts that keep a scale's masked cubes and denominator cubes in 64 bits (they depend on the
 // scale's geometry alone).
 struct SumShifts {
-  int sub[kAngles];               // scale 0: the threshold's shift before it is taken off
+  int sub[kAngles];  // scale 0: the threshold's shift before it is taken off
   int sq_shift[kAngles];
   std::int64_t sq_round[kAngles];
   int cube_shift[kAngles];
   std::int64_t cube_round[kAngles];
-  int row_shift;                  // each row's masked sum is rounded by this shift
+  int row_shift;  // each row's masked sum is rounded by this shift
   std::int64_t row_round;
-  int den_sq_shift;               // scales 1-3: the denominator's square shift
+  int den_sq_shift;  // scales 1-3: the denominator's square shift
   std::int64_t den_sq_round;
   int den_cube_shift;
   std::int64_t den_cube_round;
@@ -260,7 +271,8 @@ TP_HD std::uint64_t denominator_cube(std::int32_t x, bool scale0, const SumShift
   }
   const std::uint64_t m = static_cast<std::uint32_t>(abs64<Isa>(x));
   return ((((m * m + static_cast<std::uint64_t>(sh.den_sq_round)) >> sh.den_sq_shift) * m) +
-          static_cast<std::uint64_t>(sh.den_cube_round)) >> sh.den_cube_shift;
+          static_cast<std::uint64_t>(sh.den_cube_round)) >>
+         sh.den_cube_shift;
 }
 
 // ---- A frame's sums and scores -----------------------------------------------------------------
@@ -283,8 +295,8 @@ struct ScaleSums {
 // A scored row's contribution to its scale's sums: its raw totals (64-bit two's complement), each
 // rounded by the row shifts.
 template <class Isa = void>
-TP_HD ScaleSums rounded_row(const std::int64_t (&dlm)[kAngles], const std::int64_t (&aim)[kAngles], const std::uint64_t (&den)[kAngles],
-                            const SumShifts& sh) {
+TP_HD ScaleSums rounded_row(const std::int64_t (&dlm)[kAngles], const std::int64_t (&aim)[kAngles],
+                            const std::uint64_t (&den)[kAngles], const SumShifts& sh) {
   ScaleSums r;
   for (int k = 0; k < kAngles; ++k) {
     r.dlm[k] = (dlm[k] + sh.row_round) >> sh.row_shift;

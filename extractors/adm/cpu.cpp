@@ -44,8 +44,8 @@ void CpuAdmEngine::dwt_rows(const ScaleInput& in, int begin, int end, ScaleBands
           hi[k] = t.hi[p][x];
         }
         const std::size_t o = static_cast<std::size_t>(i) * w + j;
-        bands[0][o] = dwt_horizontal(lo, true, d);  // a: low-pass both ways
-        bands[1][o] = dwt_horizontal(hi, true, d);  // h: high-pass vertically
+        bands[0][o] = dwt_horizontal(lo, true, d);   // a: low-pass both ways
+        bands[1][o] = dwt_horizontal(hi, true, d);   // h: high-pass vertically
         bands[2][o] = dwt_horizontal(lo, false, d);  // v: high-pass horizontally
         bands[3][o] = dwt_horizontal(hi, false, d);  // d: high-pass both ways
       }
@@ -96,9 +96,9 @@ void add_scored_sample(const SampleSums& at, int i, int j, const ScaleBands& b, 
   for (int which = 0; which < (at.skip_aim ? 1 : 2); ++which) {
     const auto& flt = m.flt[which];
     const auto& csf = m.csf[which];
-    const std::int32_t threshold = masking_threshold(
-        [&](int k, int di, int dj) { return flt[k][static_cast<std::size_t>(rows3[di]) * g.w + cols3[dj]]; },
-        [&](int k) { return csf[k][o]; }, at.scale0);
+    const std::int32_t threshold =
+        masking_threshold([&](int k, int di, int dj) { return flt[k][static_cast<std::size_t>(rows3[di]) * g.w + cols3[dj]]; },
+                          [&](int k) { return csf[k][o]; }, at.scale0);
     // DLM masks the restored bands by the impairment; AIM the impairment by the restored bands.
     const std::vector<std::int32_t>* x = which == 0 ? b.restored : b.impairment;
     std::int64_t* out = which == 0 ? dlm : aim;
@@ -150,7 +150,8 @@ void CpuAdmEngine::init(const Format& fmt, const EngineParams& params) {
 }
 
 void CpuAdmEngine::submit(const PictureView& ref, const PictureView& dist) {
-  ScaleInput in{ref.data[0], dist.data[0], ref.stride[0], dist.stride[0], fmt_.bitdepth > 8 ? 2 : 1, fmt_.width, fmt_.height, 0, fmt_.bitdepth};
+  ScaleInput in{ref.data[0], dist.data[0], ref.stride[0], dist.stride[0], fmt_.bitdepth > 8 ? 2 : 1, fmt_.width, fmt_.height,
+                0,           fmt_.bitdepth};
   sums_ = {};
   for (int s = 0; s < kScales; ++s) {
     const auto us = static_cast<std::size_t>(s);
@@ -158,9 +159,15 @@ void CpuAdmEngine::submit(const PictureView& ref, const PictureView& dist) {
     ScaleBands& b = scale_bands_[us];
     bands_.run(g.h, [&](int slot, int begin, int end) { dwt_rows(in, begin, end, b, scratch_[static_cast<std::size_t>(slot)]); });
     // The next scale reads this one's low-pass bands.
-    in = {reinterpret_cast<const std::uint8_t*>(b.ref[0].data()), reinterpret_cast<const std::uint8_t*>(b.dist[0].data()),
-          static_cast<std::ptrdiff_t>(g.w * sizeof(std::int32_t)), static_cast<std::ptrdiff_t>(g.w * sizeof(std::int32_t)), 4, g.w, g.h,
-          s + 1, fmt_.bitdepth};
+    in = {reinterpret_cast<const std::uint8_t*>(b.ref[0].data()),
+          reinterpret_cast<const std::uint8_t*>(b.dist[0].data()),
+          static_cast<std::ptrdiff_t>(g.w * sizeof(std::int32_t)),
+          static_cast<std::ptrdiff_t>(g.w * sizeof(std::int32_t)),
+          4,
+          g.w,
+          g.h,
+          s + 1,
+          fmt_.bitdepth};
     if (s == 0 && params_.skip_scale0) continue;
     const Rect& wr = g.written;
     bands_.run(wr.bottom - wr.top, [&](int, int begin, int end) {
@@ -168,7 +175,8 @@ void CpuAdmEngine::submit(const PictureView& ref, const PictureView& dist) {
       csf_rows(s, wr.top + begin, wr.top + end, b, masks_[us]);
     });
     const Rect& sc = g.scored;
-    bands_.run(sc.bottom - sc.top, [&](int, int begin, int end) { sum_rows(s, sc.top + begin, sc.top + end, b, masks_[us], rows_[us].data()); });
+    bands_.run(sc.bottom - sc.top,
+               [&](int, int begin, int end) { sum_rows(s, sc.top + begin, sc.top + end, b, masks_[us], rows_[us].data()); });
     for (const ScaleSums& r : rows_[us]) sums_.scale[us] += r;
   }
   have_frame_ = true;

@@ -40,8 +40,13 @@ class CpuSimdAdmEngine final : public CpuAdmEngine {
 
  private:
   SimdScale simd_scale(int scale) const {
-    return {scale, &geometry(scale), &shifts(scale), &params().weights[static_cast<std::size_t>(scale)], params().skip_aim,
-            params().gain_limit, params().cos_1deg_sq};
+    return {scale,
+            &geometry(scale),
+            &shifts(scale),
+            &params().weights[static_cast<std::size_t>(scale)],
+            params().skip_aim,
+            params().gain_limit,
+            params().cos_1deg_sq};
   }
   SimdLevel level_;
 };

@@ -18,10 +18,10 @@ struct SimdScale {
   float cos_1deg_sq;
 };
 
-#define TP_ADM_SIMD_KERNELS(isa)                                                                                        \
-  void dwt_rows_##isa(const ScaleInput& in, int begin, int end, ScaleBands& out, DwtScratch& t);                          \
-  void decouple_rows_##isa(const SimdScale& s, int begin, int end, ScaleBands& b);                                       \
-  void csf_rows_##isa(const SimdScale& s, int begin, int end, const ScaleBands& b, ScaleMasks& m);                       \
+#define TP_ADM_SIMD_KERNELS(isa)                                                                   \
+  void dwt_rows_##isa(const ScaleInput& in, int begin, int end, ScaleBands& out, DwtScratch& t);   \
+  void decouple_rows_##isa(const SimdScale& s, int begin, int end, ScaleBands& b);                 \
+  void csf_rows_##isa(const SimdScale& s, int begin, int end, const ScaleBands& b, ScaleMasks& m); \
   void sum_rows_##isa(const SimdScale& s, int begin, int end, const ScaleBands& b, const ScaleMasks& m, ScaleSums* rows);
 TP_ADM_SIMD_KERNELS(avx2)
 TP_ADM_SIMD_KERNELS(avx512)

@@ -16,9 +16,13 @@ struct IsaTag {};  // this file's copies of the shared arithmetic (host_device.h
 
 }  // namespace
 
-void dwt_rows_avx512(const ScaleInput& in, int begin, int end, ScaleBands& out, DwtScratch& t) { simd_dwt_rows(in, begin, end, out, t); }
+void dwt_rows_avx512(const ScaleInput& in, int begin, int end, ScaleBands& out, DwtScratch& t) {
+  simd_dwt_rows(in, begin, end, out, t);
+}
 void decouple_rows_avx512(const SimdScale& s, int begin, int end, ScaleBands& b) { simd_decouple_rows(s, begin, end, b); }
-void csf_rows_avx512(const SimdScale& s, int begin, int end, const ScaleBands& b, ScaleMasks& m) { simd_csf_rows(s, begin, end, b, m); }
+void csf_rows_avx512(const SimdScale& s, int begin, int end, const ScaleBands& b, ScaleMasks& m) {
+  simd_csf_rows(s, begin, end, b, m);
+}
 void sum_rows_avx512(const SimdScale& s, int begin, int end, const ScaleBands& b, const ScaleMasks& m, ScaleSums* rows) {
   simd_sum_rows(s, begin, end, b, m, rows);
 }

@@ -44,7 +44,8 @@ class CudaAdmEngine final : public Batches {
       rows += static_cast<std::size_t>(geometry_[us].scored.bottom - geometry_[us].scored.top);
       bands_host_[us].assign(capture ? 8 * elems : 0, 0);
       work_host_[us].assign(capture ? 6 * elems : 0, 0);
-      rows_[us].assign(capture ? static_cast<std::size_t>(geometry_[us].scored.bottom - geometry_[us].scored.top) : 0, ScaleSums{});
+      rows_[us].assign(capture ? static_cast<std::size_t>(geometry_[us].scored.bottom - geometry_[us].scored.top) : 0,
+                       ScaleSums{});
     }
     for (int k = 0; k < kInFlight; ++k) {
       sums_[k].resize(static_cast<std::size_t>(kScales) * kSums * batch);
@@ -124,8 +125,8 @@ class CudaAdmEngine final : public Batches {
       in_h = g.h;
       if (s == 0 && params_.skip_scale0) continue;
       const kernels::Arrays work = arrays(work_[us], s, kernels::kWorkArrays, n);
-      const kernels::ScaleParams p{g, shifts_[us], params_.weights[us], s, params_.skip_aim, params_.gain_limit, params_.cos_1deg_sq,
-                                   lookup_.get()};
+      const kernels::ScaleParams p{
+          g, shifts_[us], params_.weights[us], s, params_.skip_aim, params_.gain_limit, params_.cos_1deg_sq, lookup_.get()};
       TP_CUDA(kernels::decouple(bands, work, p, stream));
       TP_CUDA(kernels::sums(bands, work, p, sums_[slot].get() + static_cast<std::size_t>(s) * kSums, kScales * kSums,
                             capture ? rows_dev_.get() + kSums * row_offset_[us] : nullptr, stream));
@@ -138,20 +139,22 @@ class CudaAdmEngine final : public Batches {
     if (!context().capture_stages) return;
     TP_CUDA(cudaMemcpyAsync(rows_host_.get(), rows_dev_.get(), rows_dev_.bytes(), cudaMemcpyDeviceToHost, stream));
     for (std::size_t s = 0; s < kScales; ++s) {
-      TP_CUDA(cudaMemcpyAsync(bands_host_[s].data(), bands_[s].get(), bands_host_[s].size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
-                              stream));
-      TP_CUDA(cudaMemcpyAsync(work_host_[s].data(), work_[s].get(), work_host_[s].size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
-                              stream));
+      TP_CUDA(cudaMemcpyAsync(bands_host_[s].data(), bands_[s].get(), bands_host_[s].size() * sizeof(std::int32_t),
+                              cudaMemcpyDeviceToHost, stream));
+      TP_CUDA(cudaMemcpyAsync(work_host_[s].data(), work_[s].get(), work_host_[s].size() * sizeof(std::int32_t),
+                              cudaMemcpyDeviceToHost, stream));
     }
   }
 
   FrameSums result(int slot, int f) override {
     FrameSums sums{};
     for (int s = params_.skip_scale0 ? 1 : 0; s < kScales; ++s)
-      sums.scale[static_cast<std::size_t>(s)] = scale_sums(sums_host_[slot].get() + (static_cast<std::size_t>(f) * kScales + s) * kSums);
+      sums.scale[static_cast<std::size_t>(s)] =
+          scale_sums(sums_host_[slot].get() + (static_cast<std::size_t>(f) * kScales + s) * kSums);
     if (context().capture_stages) {
       for (std::size_t s = 0; s < kScales; ++s)
-        for (std::size_t y = 0; y < rows_[s].size(); ++y) rows_[s][y] = scale_sums(rows_host_.get() + kSums * (row_offset_[s] + y));
+        for (std::size_t y = 0; y < rows_[s].size(); ++y)
+          rows_[s][y] = scale_sums(rows_host_.get() + kSums * (row_offset_[s] + y));
       last_ = sums;
       have_frame_ = true;
     }

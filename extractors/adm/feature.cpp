@@ -26,8 +26,9 @@ const FeatureDescriptor& adm_feature() {
   static const FeatureDescriptor d{
       .name = "adm",
       .reference = "cpu",
-      .summary = "libvmaf's integer ADM at four scales: a fixed-point Daubechies wavelet of the luma pair, decoupling into "
-                 "restored and additive parts, CSF and contrast masking, integer cube sums per scale, then adm2, aim and adm3",
+      .summary =
+          "libvmaf's integer ADM at four scales: a fixed-point Daubechies wavelet of the luma pair, decoupling into "
+          "restored and additive parts, CSF and contrast masking, integer cube sums per scale, then adm2, aim and adm3",
       .metrics = {"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3", "adm", "adm_num", "adm_den",
                   "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1", "adm_num_scale2", "adm_den_scale2",
                   "adm_num_scale3", "adm_den_scale3"},
@@ -42,7 +43,11 @@ const FeatureDescriptor& adm_feature() {
       .traffic = &adm_traffic,
       .probe_option_sets = {{{"debug", "true"}},
                             {{"debug", "true"}, {"adm_enhn_gain_limit", "1.0"}, {"adm_skip_scale0", "true"}},
-                            {{"debug", "true"}, {"adm_csf_mode", "1"}, {"adm_norm_view_dist", "24"}, {"adm_ref_display_height", "4320"}, {"adm_skip_aim", "true"}}},
+                            {{"debug", "true"},
+                             {"adm_csf_mode", "1"},
+                             {"adm_norm_view_dist", "24"},
+                             {"adm_ref_display_height", "4320"},
+                             {"adm_skip_aim", "true"}}},
       .libvmaf_names = {{"adm2", "VMAF_integer_feature_adm2_score", "integer_adm2"},
                         {"aim", "VMAF_integer_feature_aim_score", "integer_aim"},
                         {"adm3", "VMAF_integer_feature_adm3_score", "integer_adm3"},

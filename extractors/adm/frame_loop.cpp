@@ -43,23 +43,33 @@ AdmExtractor::AdmExtractor(std::unique_ptr<AdmEngine> engine, const ExtractorCon
 void AdmExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth), fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
+                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
   if (fmt.width < kMinSize || fmt.height < kMinSize)
-    throw RefusedConfiguration("picture", fmt::format("{}x{}", fmt.width, fmt.height),
-                               fmt::format("adm needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's input "
-                                           "({3}x{4}) must be at least 5 samples each way for the wavelet's mirrored taps",
-                                           kMinSize, fmt.width, fmt.height, scale_geometry(fmt.width, fmt.height, 3).in_w,
-                                           scale_geometry(fmt.width, fmt.height, 3).in_h));
-  const CsfModel csf{.mode = opts_.adm_csf_mode, .norm_view_dist = opts_.adm_norm_view_dist,
-                     .display_height = opts_.adm_ref_display_height, .csf_scale = opts_.adm_csf_scale,
+    throw RefusedConfiguration(
+        "picture", fmt::format("{}x{}", fmt.width, fmt.height),
+        fmt::format("adm needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's input "
+                    "({3}x{4}) must be at least 5 samples each way for the wavelet's mirrored taps",
+                    kMinSize, fmt.width, fmt.height, scale_geometry(fmt.width, fmt.height, 3).in_w,
+                    scale_geometry(fmt.width, fmt.height, 3).in_h));
+  const CsfModel csf{.mode = opts_.adm_csf_mode,
+                     .norm_view_dist = opts_.adm_norm_view_dist,
+                     .display_height = opts_.adm_ref_display_height,
+                     .csf_scale = opts_.adm_csf_scale,
                      .csf_diag_scale = opts_.adm_csf_diag_scale};
-  EngineParams params{.skip_scale0 = opts_.adm_skip_scale0, .skip_aim = opts_.adm_skip_aim, .gain_limit = opts_.adm_enhn_gain_limit,
+  EngineParams params{.skip_scale0 = opts_.adm_skip_scale0,
+                      .skip_aim = opts_.adm_skip_aim,
+                      .gain_limit = opts_.adm_enhn_gain_limit,
                       .cos_1deg_sq = static_cast<float>(std::cos(1.0 * 3.14159265358979323846 / 180.0) *
                                                         std::cos(1.0 * 3.14159265358979323846 / 180.0)),
                       .weights = csf_weights(csf)};
   scorer_ = Scorer(fmt.width, fmt.height,
-                   {.csf = csf, .noise_weight = opts_.adm_noise_weight, .dlm_weight = opts_.adm_dlm_weight,
-                    .min_val = opts_.adm_min_val, .skip_scale0 = opts_.adm_skip_scale0, .skip_aim = opts_.adm_skip_aim});
+                   {.csf = csf,
+                    .noise_weight = opts_.adm_noise_weight,
+                    .dlm_weight = opts_.adm_dlm_weight,
+                    .min_val = opts_.adm_min_val,
+                    .skip_scale0 = opts_.adm_skip_scale0,
+                    .skip_aim = opts_.adm_skip_aim});
   engine().init(fmt, params);
   start(fmt);
 }
@@ -111,8 +121,10 @@ Probe dwt_bands_probe(std::span<const ScaleBands, kScales> bands, const Format& 
     const ScaleBands& b = bands[static_cast<std::size_t>(s)];
     const int count = s < first_scale ? 1 : 4;  // a skipped scale 0 is decimated (its low-pass band) only
     for (int band = 0; band < count; ++band) {
-      p.arrays.push_back(band_array(fmt::format("scale{}/ref/{}", s, kBand[band]), b.ref[band], scale_geometry(fmt.width, fmt.height, s)));
-      p.arrays.push_back(band_array(fmt::format("scale{}/dist/{}", s, kBand[band]), b.dist[band], scale_geometry(fmt.width, fmt.height, s)));
+      p.arrays.push_back(
+          band_array(fmt::format("scale{}/ref/{}", s, kBand[band]), b.ref[band], scale_geometry(fmt.width, fmt.height, s)));
+      p.arrays.push_back(
+          band_array(fmt::format("scale{}/dist/{}", s, kBand[band]), b.dist[band], scale_geometry(fmt.width, fmt.height, s)));
     }
   }
   return p;
@@ -123,8 +135,10 @@ Probe decoupled_bands_probe(std::span<const ScaleBands, kScales> bands, const Fo
   for (int s = first_scale; s < kScales; ++s)
     for (int k = 0; k < kAngles; ++k) {
       const ScaleBands& b = bands[static_cast<std::size_t>(s)];
-      p.arrays.push_back(band_array(fmt::format("scale{}/restored/{}", s, kAngle[k]), b.restored[k], scale_geometry(fmt.width, fmt.height, s)));
-      p.arrays.push_back(band_array(fmt::format("scale{}/impairment/{}", s, kAngle[k]), b.impairment[k], scale_geometry(fmt.width, fmt.height, s)));
+      p.arrays.push_back(
+          band_array(fmt::format("scale{}/restored/{}", s, kAngle[k]), b.restored[k], scale_geometry(fmt.width, fmt.height, s)));
+      p.arrays.push_back(band_array(fmt::format("scale{}/impairment/{}", s, kAngle[k]), b.impairment[k],
+                                    scale_geometry(fmt.width, fmt.height, s)));
     }
   return p;
 }

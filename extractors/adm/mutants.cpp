@@ -39,6 +39,10 @@ class HeavierMaskEngine final : public CpuAdmEngine {
 }  // namespace twinproof::adm
 
 namespace twinproof {
-std::unique_ptr<Extractor> make_adm_mutant_band(const ExtractorContext& ctx) { return adm::make_adm<adm::ShiftedBandEngine>(ctx); }
-std::unique_ptr<Extractor> make_adm_mutant_mask(const ExtractorContext& ctx) { return adm::make_adm<adm::HeavierMaskEngine>(ctx); }
+std::unique_ptr<Extractor> make_adm_mutant_band(const ExtractorContext& ctx) {
+  return adm::make_adm<adm::ShiftedBandEngine>(ctx);
+}
+std::unique_ptr<Extractor> make_adm_mutant_mask(const ExtractorContext& ctx) {
+  return adm::make_adm<adm::HeavierMaskEngine>(ctx);
+}
 }  // namespace twinproof

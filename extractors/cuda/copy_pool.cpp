@@ -19,7 +19,8 @@ void CopyPool::copy_rows(std::uint8_t* dst, const std::uint8_t* src, std::ptrdif
     return;
   }
   // Any split of the rows will do: a band of one row is still a large copy here.
-  bands_.run(static_cast<int>(rows), [&](int, int first, int last) { copy(first, last); }, 1);
+  bands_.run(
+      static_cast<int>(rows), [&](int, int first, int last) { copy(first, last); }, 1);
 }
 
 }  // namespace twinproof::cuda

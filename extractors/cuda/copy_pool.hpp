@@ -17,8 +17,7 @@ class CopyPool {
 
   // Copies `rows` rows of `row_bytes` from src (pitch src_stride) to dst (pitch row_bytes),
   // split over the pool; returns when every row is copied.
-  void copy_rows(std::uint8_t* dst, const std::uint8_t* src, std::ptrdiff_t src_stride, std::size_t row_bytes,
-                 std::size_t rows);
+  void copy_rows(std::uint8_t* dst, const std::uint8_t* src, std::ptrdiff_t src_stride, std::size_t row_bytes, std::size_t rows);
 
  private:
   RowBands bands_;

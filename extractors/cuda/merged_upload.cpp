@@ -20,8 +20,8 @@ bool MergedUpload::continues(const std::uint8_t* dst, const std::uint8_t* src, s
   return step == pitch_ * static_cast<std::size_t>(count_);
 }
 
-void MergedUpload::add(std::uint8_t* dst, const std::uint8_t* src, std::size_t src_pitch, std::size_t row_bytes,
-                       std::size_t rows, const void* owner, cudaStream_t stream) {
+void MergedUpload::add(std::uint8_t* dst, const std::uint8_t* src, std::size_t src_pitch, std::size_t row_bytes, std::size_t rows,
+                       const void* owner, cudaStream_t stream) {
   if (src_pitch != row_bytes) {  // padded rows: a plane no run can take
     flush();
     TP_CUDA(cudaMemcpy2DAsync(dst, row_bytes, src, src_pitch, row_bytes, rows, cudaMemcpyHostToDevice, stream));
@@ -49,7 +49,8 @@ void MergedUpload::flush() {
   if (count_ == 1) {
     TP_CUDA(cudaMemcpyAsync(dst_, src_, bytes_, cudaMemcpyHostToDevice, stream_));
   } else {
-    TP_CUDA(cudaMemcpy2DAsync(dst_, bytes_, src_, pitch_, bytes_, static_cast<std::size_t>(count_), cudaMemcpyHostToDevice, stream_));
+    TP_CUDA(
+        cudaMemcpy2DAsync(dst_, bytes_, src_, pitch_, bytes_, static_cast<std::size_t>(count_), cudaMemcpyHostToDevice, stream_));
     merged_ += static_cast<std::uint64_t>(count_);
   }
   count_ = 0;

@@ -34,13 +34,14 @@ class MergedUpload {
   std::uint64_t merged() const { return merged_; }
 
  private:
-  bool continues(const std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes, const void* owner, cudaStream_t stream) const;
+  bool continues(const std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes, const void* owner,
+                 cudaStream_t stream) const;
 
   int max_;
-  std::uint8_t* dst_ = nullptr;    // the run's first plane on the device
+  std::uint8_t* dst_ = nullptr;        // the run's first plane on the device
   const std::uint8_t* src_ = nullptr;  // and on the host
-  std::size_t bytes_ = 0;          // every plane's bytes
-  std::size_t pitch_ = 0;          // host bytes from one plane to the next (once the run has two)
+  std::size_t bytes_ = 0;              // every plane's bytes
+  std::size_t pitch_ = 0;              // host bytes from one plane to the next (once the run has two)
   int count_ = 0;
   const void* owner_ = nullptr;
   cudaStream_t stream_ = nullptr;

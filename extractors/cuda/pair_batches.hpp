@@ -31,8 +31,8 @@ template <class Engine>
 class PairBatches : public Engine {
  public:
   using Sums = typename Engine::Result;
-  static constexpr int kMaxBatch = 8;   // frame pairs a launch
-  static constexpr int kInFlight = 2;   // batches uploading or computing at once
+  static constexpr int kMaxBatch = 8;      // frame pairs a launch
+  static constexpr int kInFlight = 2;      // batches uploading or computing at once
   static constexpr int kMergedFrames = 4;  // frames of one allocation a copy (MergedUpload)
 
   void submit(const PictureView& ref, const PictureView& dist) final {
@@ -51,8 +51,9 @@ class PairBatches : public Engine {
 
   std::optional<Sums> take(bool wait) final {
     use_device(ctx_.device);
-    return cuda::take_in_frame_order(wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_,
-                                     [&] { collect(); }, [&] { launch(); });
+    return cuda::take_in_frame_order(
+        wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_, [&] { collect(); },
+        [&] { launch(); });
   }
 
   std::optional<double> device_ms() const final { return device_ms_; }
@@ -154,8 +155,8 @@ class PairBatches : public Engine {
     for (int k = 0; k < planes_; ++k) {
       const PlaneSize stored = stored_plane_size(fmt_, k);
       const std::size_t row_bytes = static_cast<std::size_t>(stored.w) * fmt_.bytes_per_sample();
-      runs.add(dst + offset_[k], pic.data[k], static_cast<std::size_t>(pic.stride[k]), row_bytes, static_cast<std::size_t>(stored.h),
-               pic.keep.get(), up);
+      runs.add(dst + offset_[k], pic.data[k], static_cast<std::size_t>(pic.stride[k]), row_bytes,
+               static_cast<std::size_t>(stored.h), pic.keep.get(), up);
     }
   }
 
@@ -181,8 +182,8 @@ class PairBatches : public Engine {
       const std::uint8_t* staged = staging_[k].get() + frame_bytes_ * static_cast<std::size_t>(half) * batch_;
       for (int f = 0; f < n; ++f)
         if (staged_from_host_[half][f])
-          runs.add(const_cast<std::uint8_t*>(frame_plane(half, k, f, 0)), staged + frame_bytes_ * f, frame_bytes_, frame_bytes_, 1,
-                   staging_[k].get(), up);
+          runs.add(const_cast<std::uint8_t*>(frame_plane(half, k, f, 0)), staged + frame_bytes_ * f, frame_bytes_, frame_bytes_,
+                   1, staging_[k].get(), up);
     }
     flush_uploads();
     uploaded_[k]->record(up);
@@ -217,7 +218,7 @@ class PairBatches : public Engine {
   std::size_t offset_[3] = {0, 0, 0};
   DeviceBuffer<std::uint8_t> ref_slots_, dist_slots_;  // batch k's frame f in slot k * batch + f
   PinnedBuffer<std::uint8_t> staging_[kInFlight];
-  bool staged_from_host_[2][kMaxBatch] = {};  // [reference, distorted][frame of the batch]
+  bool staged_from_host_[2][kMaxBatch] = {};                  // [reference, distorted][frame of the batch]
   std::vector<std::shared_ptr<const void>> kept_[kInFlight];  // samples uploaded from in place, per batch slot
   std::unique_ptr<Stream> upload_, compute_;
   std::unique_ptr<Event> uploaded_[kInFlight], done_[kInFlight], start_[kInFlight], stop_[kInFlight];

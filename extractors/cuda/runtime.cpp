@@ -43,7 +43,8 @@ int device_count() {
 void use_device(int device) {
   const int n = device_count();
   if (device < 0 || device >= n)
-    throw DeviceError(fmt::format("device {}: this host has {} CUDA device(s) visible (CUDA_VISIBLE_DEVICES applies)", device, n));
+    throw DeviceError(
+        fmt::format("device {}: this host has {} CUDA device(s) visible (CUDA_VISIBLE_DEVICES applies)", device, n));
   TP_CUDA(cudaSetDevice(device));
 }
 
@@ -111,8 +112,10 @@ std::optional<DeviceBandwidth> measure_bandwidth(int device) {
     std::sort(ms.begin(), ms.end());
     return static_cast<double>(ms[ms.size() / 2]);
   };
-  const double d2d = median_ms([&] { TP_CUDA(cudaMemcpyAsync(b.get(), a.get(), kDeviceBytes, cudaMemcpyDeviceToDevice, s.get())); });
-  const double h2d = median_ms([&] { TP_CUDA(cudaMemcpyAsync(a.get(), host.get(), kHostBytes, cudaMemcpyHostToDevice, s.get())); });
+  const double d2d =
+      median_ms([&] { TP_CUDA(cudaMemcpyAsync(b.get(), a.get(), kDeviceBytes, cudaMemcpyDeviceToDevice, s.get())); });
+  const double h2d =
+      median_ms([&] { TP_CUDA(cudaMemcpyAsync(a.get(), host.get(), kHostBytes, cudaMemcpyHostToDevice, s.get())); });
   return DeviceBandwidth{2.0 * kDeviceBytes / (d2d * 1e6), kHostBytes / (h2d * 1e6)};
 }
 std::string cuda_driver_version() { return cuda::driver_version(); }

@@ -46,16 +46,10 @@ template <class T, bool Host>
 class Buffer {
  public:
   Buffer() = default;
-  explicit Buffer(std::size_t n)
-    requires(!Host)
-  {
-    resize(n);
-  }
-  explicit Buffer(HostUse use)
-    requires Host
-      : flags_(use == HostUse::kHostWritesOnly ? cudaHostAllocWriteCombined
-               : use == HostUse::kDeviceWrites ? cudaHostAllocMapped
-                                                : cudaHostAllocDefault) {}
+  explicit Buffer(std::size_t n) requires(!Host) { resize(n); }
+  explicit Buffer(HostUse use) requires Host : flags_(use == HostUse::kHostWritesOnly ? cudaHostAllocWriteCombined
+                                                      : use == HostUse::kDeviceWrites ? cudaHostAllocMapped
+                                                                                      : cudaHostAllocDefault) {}
   ~Buffer() { release(); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -80,9 +74,7 @@ class Buffer {
   }
   T* get() const { return p_; }
   // The address kernels use for mapped host memory (HostUse::kDeviceWrites).
-  T* device() const
-    requires Host
-  {
+  T* device() const requires Host {
     T* d = nullptr;
     if (p_ != nullptr) TP_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d), p_, 0));
     return d;

@@ -64,9 +64,7 @@ TP_HD bool first_tap_positive(const Taps& t) { return t.f[0] > 0.0f; }
 // ---- Sample conversion -------------------------------------------------------------------------
 // (float)sample / scale + (-128.0f); every value is exact in fp32. 8-bit skips the division
 // (dividing by 1.0f is exact, so the two forms are the same number).
-TP_HD float sample_scale(int bitdepth) {
-  return bitdepth == 10 ? 4.0f : bitdepth == 12 ? 16.0f : bitdepth == 16 ? 256.0f : 1.0f;
-}
+TP_HD float sample_scale(int bitdepth) { return bitdepth == 10 ? 4.0f : bitdepth == 12 ? 16.0f : bitdepth == 16 ? 256.0f : 1.0f; }
 TP_HD float to_float(unsigned sample, int bitdepth) {
   if (bitdepth == 8) return static_cast<float>(sample) - 128.0f;
   return static_cast<float>(sample) / sample_scale(bitdepth) + (-128.0f);

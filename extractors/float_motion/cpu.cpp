@@ -46,8 +46,7 @@ void horizontal_pass(const float* tmp, int w, const float* f, float* out, int be
     const int edge = r < w ? r : w;
     for (int j = 0; j < edge; ++j) o[j] = tap_sum<N>(f, [&](int k) { return row[mirror(j - r + k, w)]; });
     for (int j = edge; j < w - r; ++j) o[j] = tap_sum<N>(f, [&](int k) { return row[j - r + k]; });
-    for (int j = w - r > edge ? w - r : edge; j < w; ++j)
-      o[j] = tap_sum<N>(f, [&](int k) { return row[mirror(j - r + k, w)]; });
+    for (int j = w - r > edge ? w - r : edge; j < w; ++j) o[j] = tap_sum<N>(f, [&](int k) { return row[mirror(j - r + k, w)]; });
   }
 }
 
@@ -152,8 +151,9 @@ void CpuEngine::submit(const PictureView& pic) {
     const PlaneGeometry& g = s.g;
     blur_and_sum(pic, s, cur, prev, pair);
     if (add_scale1_)
-      bands_.run(g.sh,
-                 [&](int, int b, int e) { downscale_rows(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data(), b, e); });
+      bands_.run(g.sh, [&](int, int b, int e) {
+        downscale_rows(s.blurred[cur].data(), g.w, g.h, g.sw, g.sh, s.down[cur].data(), b, e);
+      });
     if (!pair) continue;
     s.total = total_of_row_sums(s.rows);
     const float sad0 = score_from_row_sums(s.rows, g.w);
@@ -170,9 +170,7 @@ void CpuEngine::submit(const PictureView& pic) {
   ++frames_;
 }
 
-std::optional<double> CpuEngine::take(bool) {
-  return ready_.take();
-}
+std::optional<double> CpuEngine::take(bool) { return ready_.take(); }
 
 std::optional<Probe> CpuEngine::inspect(Stage stage) const {
   if (!ctx_.capture_stages || frames_ == 0) return std::nullopt;

@@ -46,7 +46,7 @@ class CpuEngine : public MotionEngine {
     // Every plane is written whole before it is read.
     WrittenFirstPlane<float> converted, vertical;
     WrittenFirstPlane<float> blurred[2], down[2];  // [frame parity]
-    std::vector<float> rows, rows_down;      // row sums of the latest pair
+    std::vector<float> rows, rows_down;            // row sums of the latest pair
     float total = 0, total_down = 0, score = 0;
   };
 

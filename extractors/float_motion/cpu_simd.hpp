@@ -12,9 +12,9 @@
 
 namespace twinproof::float_motion {
 
-using ::twinproof::SimdLevel;
 using ::twinproof::detected_simd_level;
 using ::twinproof::simd_level;
+using ::twinproof::SimdLevel;
 using ::twinproof::to_string;
 
 // One plane of consecutive frames for the fused kernels, in one pass: each band blurs row i of
@@ -29,11 +29,11 @@ struct SimdBatchJob {
   int frames;                                    // 1 to kMaxBatchFrames
   int bitdepth, w, h;
   Taps taps;
-  const float* previous;  // the blurred plane of the frame before the batch, or nullptr (none)
-  float* last_blurred;    // w x h out: the batch's last frame blurred (may be `previous`: in place)
-  float* row_sums;        // h out per pair, pairs in frame order (the first pairs with `previous`)
-  float* converted;       // w x h out for stage capture (a batch of one frame), or nullptr
-  float* vertical;        // w x h out for stage capture (a batch of one frame), or nullptr
+  const float* previous;           // the blurred plane of the frame before the batch, or nullptr (none)
+  float* last_blurred;             // w x h out: the batch's last frame blurred (may be `previous`: in place)
+  float* row_sums;                 // h out per pair, pairs in frame order (the first pairs with `previous`)
+  float* converted;                // w x h out for stage capture (a batch of one frame), or nullptr
+  float* vertical;                 // w x h out for stage capture (a batch of one frame), or nullptr
   int first_row = 0, end_row = 0;  // the output rows to compute, [first_row, end_row) of h
 };
 

@@ -59,7 +59,8 @@ void row_sums_avx2(const float* a, std::size_t a_stride, const float* b, std::si
       __m256 d[8];
       for (int k = 0; k < 8; ++k) {
         const std::size_t i = static_cast<std::size_t>(i0 + k);
-        d[k] = _mm256_and_ps(_mm256_sub_ps(_mm256_loadu_ps(a + i * a_stride + j), _mm256_loadu_ps(b + i * b_stride + j)), abs_mask);
+        d[k] =
+            _mm256_and_ps(_mm256_sub_ps(_mm256_loadu_ps(a + i * a_stride + j), _mm256_loadu_ps(b + i * b_stride + j)), abs_mask);
       }
       transpose8(d);
       for (int c = 0; c < 8; ++c) acc = _mm256_add_ps(acc, d[c]);  // column j + c of every row
@@ -73,9 +74,9 @@ void row_sums_avx2(const float* a, std::size_t a_stride, const float* b, std::si
       out[i0 + k] = s[k];
     }
   }
-  for (; i0 < rows; ++i0) out[i0] = row_sad(a + static_cast<std::size_t>(i0) * a_stride, b + static_cast<std::size_t>(i0) * b_stride, w);
+  for (; i0 < rows; ++i0)
+    out[i0] = row_sad(a + static_cast<std::size_t>(i0) * a_stride, b + static_cast<std::size_t>(i0) * b_stride, w);
 }
-
 
 }  // namespace twinproof::float_motion
 

@@ -25,8 +25,8 @@ namespace {
 
 constexpr int kRing = 3;  // batches in the pipeline: staging, uploading/computing, collecting
 constexpr std::size_t kMaxRingBytes = std::size_t{512} << 20;  // device samples of the ring's batches
-constexpr int kStagingFrames = 4;  // pinned frames the copy threads fill while earlier ones upload
-constexpr int kMergedFrames = 4;   // frames of one block uploaded a copy (cuda::MergedUpload)
+constexpr int kStagingFrames = 4;                              // pinned frames the copy threads fill while earlier ones upload
+constexpr int kMergedFrames = 4;                               // frames of one block uploaded a copy (cuda::MergedUpload)
 
 class CudaEngine final : public MotionEngine {
  public:
@@ -116,8 +116,9 @@ class CudaEngine final : public MotionEngine {
   }
 
   std::optional<double> take(bool wait) override {
-    return cuda::take_in_frame_order(wait, ready_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_,
-                                     [&] { collect(); }, [&] { launch(); });
+    return cuda::take_in_frame_order(
+        wait, ready_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_, [&] { collect(); },
+        [&] { launch(); });
   }
 
   std::optional<Probe> inspect(Stage stage) const override {
@@ -127,10 +128,13 @@ class CudaEngine final : public MotionEngine {
       const PlaneGeometry& g = p.g;
       const std::string scale1 = std::string(g.name) + "/scale1";
       switch (stage) {
-        case Stage::blurred: probe.arrays.push_back({g.name, g.w, g.h, true, download(p.blurred, 0, std::size_t(g.w) * g.h)}); break;
+        case Stage::blurred:
+          probe.arrays.push_back({g.name, g.w, g.h, true, download(p.blurred, 0, std::size_t(g.w) * g.h)});
+          break;
         case Stage::downscaled:
           if (!add_scale1_) return std::nullopt;
-          probe.arrays.push_back({g.name, g.sw, g.sh, true, download(p.down, std::size_t(g.sw) * g.sh, std::size_t(g.sw) * g.sh)});
+          probe.arrays.push_back(
+              {g.name, g.sw, g.sh, true, download(p.down, std::size_t(g.sw) * g.sh, std::size_t(g.sw) * g.sh)});
           break;
         case Stage::row_sums:
           if (p.last_rows.empty()) return std::nullopt;
@@ -161,11 +165,11 @@ class CudaEngine final : public MotionEngine {
     cuda::DeviceBuffer<std::uint8_t> samples[kRing];
     static constexpr auto kStaging = cuda::HostUse::kHostWritesOnly;
     cuda::PinnedBuffer<std::uint8_t> staging{kStaging};  // kStagingFrames frames
-    cuda::MergedUpload upload{kMergedFrames};  // frames uploaded from where they are, a run a copy
+    cuda::MergedUpload upload{kMergedFrames};            // frames uploaded from where they are, a run a copy
     cuda::DeviceBuffer<float> rows[kRing], rows_down[kRing];
     cuda::PinnedBuffer<float> host_rows[kRing], host_rows_down[kRing];
-    cuda::DeviceBuffer<float> blurred;  // the batch's blurred planes (capture, scale1)
-    cuda::DeviceBuffer<float> down;     // slot 0: the previous frame's half-size plane, then the batch's
+    cuda::DeviceBuffer<float> blurred;             // the batch's blurred planes (capture, scale1)
+    cuda::DeviceBuffer<float> down;                // slot 0: the previous frame's half-size plane, then the batch's
     std::vector<float> last_rows, last_rows_down;  // the latest pair, for inspection
     float last_total = 0, last_total_down = 0, last_score = 0;
   };
@@ -175,16 +179,13 @@ class CudaEngine final : public MotionEngine {
     int pairs = 0;
   };
 
-
   static std::vector<double> download(const cuda::DeviceBuffer<float>& d, std::size_t offset, std::size_t n) {
     std::vector<float> h(n);
     TP_CUDA(cudaMemcpy(h.data(), d.get() + offset, n * sizeof(float), cudaMemcpyDeviceToHost));
     return {h.begin(), h.end()};
   }
 
-  std::size_t plane_bytes(const PlaneGeometry& g) const {
-    return static_cast<std::size_t>(g.w) * g.h * fmt_.bytes_per_sample();
-  }
+  std::size_t plane_bytes(const PlaneGeometry& g) const { return static_cast<std::size_t>(g.w) * g.h * fmt_.bytes_per_sample(); }
 
   // Frames a launch takes: what fills the device for these planes (the luma plane is the
   // tallest), within kMaxRingBytes of samples for the ring, and never fewer than one group.
@@ -272,7 +273,8 @@ class CudaEngine final : public MotionEngine {
         float sad1 = 0;
         std::span<const float> rows_down;
         if (add_scale1_) {
-          rows_down = {p.host_rows_down[b.slot].get() + static_cast<std::size_t>(p.g.sh) * pair, static_cast<std::size_t>(p.g.sh)};
+          rows_down = {p.host_rows_down[b.slot].get() + static_cast<std::size_t>(p.g.sh) * pair,
+                       static_cast<std::size_t>(p.g.sh)};
           sad1 = score_from_row_sums(rows_down, p.g.sw);
         }
         const float ps = plane_score(sad0, sad1, add_scale1_);
@@ -301,7 +303,7 @@ class CudaEngine final : public MotionEngine {
   std::unique_ptr<cuda::Stream> upload_, compute_;  // created in init, on the chosen device
   std::unique_ptr<cuda::Event> uploaded_[kRing], done_[kRing], start_[kRing], stop_[kRing];
   std::unique_ptr<cuda::Event> staging_free_[kStagingFrames];  // the last upload from each staging frame
-  std::uint64_t staging_next_ = 0;  // staging frames taken so far
+  std::uint64_t staging_next_ = 0;                             // staging frames taken so far
   std::deque<Batch> inflight_;
   ReadyQueue<double> ready_;
   int staged_ = 0, prev_frames_ = 0;

@@ -71,9 +71,7 @@ void CudaEngineBase::submit(const PictureView& pic) {
   ++frames_;
 }
 
-std::optional<double> CudaEngineBase::take(bool) {
-  return ready_.take();
-}
+std::optional<double> CudaEngineBase::take(bool) { return ready_.take(); }
 
 std::optional<Probe> CudaEngineBase::inspect(Stage stage) const {
   if (!ctx_.capture_stages || frames_ == 0 || !has_stage(stage)) return std::nullopt;

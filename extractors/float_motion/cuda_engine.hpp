@@ -31,7 +31,7 @@ class CudaEngineBase : public MotionEngine {
  protected:
   struct DevicePlane {
     PlaneGeometry g{};
-    cuda::DeviceBuffer<std::uint8_t> samples;    // w x h samples, compact
+    cuda::DeviceBuffer<std::uint8_t> samples;       // w x h samples, compact
     cuda::DeviceBuffer<float> converted, vertical;  // latest frame (when the backend has them)
     cuda::DeviceBuffer<float> blurred[2], down[2];  // [frame parity]
     cuda::DeviceBuffer<float> rows, rows_down;      // row sums of the latest pair

@@ -1,8 +1,8 @@
 // float_motion's descriptor: what the shared layers know of this feature.
 #include "extractors/feature.hpp"
 
-#include "extractors/float_motion/options.hpp"
 #include "extractors/float_motion/motion.hpp"
+#include "extractors/float_motion/options.hpp"
 
 namespace twinproof {
 namespace {
@@ -47,7 +47,9 @@ const FeatureDescriptor& float_motion_feature() {
                             {{"motion_add_uv", "true"}, {"motion_add_scale1", "true"}},
                             {{"motion_filter_size", "3"}},
                             {{"motion_filter_size", "1"}, {"motion_add_scale1", "true"}},
-                            {{"motion_fps_weight", "1.75"}, {"motion_blend_factor", "0.25"}, {"motion_blend_offset", "10"},
+                            {{"motion_fps_weight", "1.75"},
+                             {"motion_blend_factor", "0.25"},
+                             {"motion_blend_offset", "10"},
                              {"motion_max_val", "20"}}},
       // In the order libvmaf's extractor first emits them (its output follows that order).
       .libvmaf_names = {{"motion2", "VMAF_feature_motion2_score", "motion2"},

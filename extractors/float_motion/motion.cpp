@@ -7,7 +7,7 @@ namespace twinproof::float_motion {
 std::vector<PlaneGeometry> planes_used(const Format& fmt, const MotionOptions& o) {
   if (o.add_uv && fmt.chroma == Chroma::c400)
     throw RefusedConfiguration("option motion_add_uv", "true",
-                      "option motion_add_uv: value 'true' needs chroma planes, but the picture is 4:0:0");
+                               "option motion_add_uv: value 'true' needs chroma planes, but the picture is 4:0:0");
   static const char* const names[] = {"Y", "U", "V"};
   const ChromaShift cs = chroma_shift(fmt.chroma);
   const int count = o.add_uv ? 3 : 1;
@@ -21,17 +21,17 @@ std::vector<PlaneGeometry> planes_used(const Format& fmt, const MotionOptions& o
     }
     if (g.w < min_extent || g.h < min_extent)
       throw RefusedConfiguration(fmt::format("plane {}", g.name), fmt::format("{}x{}", g.w, g.h),
-                        fmt::format("plane {} is {}x{}, below the smallest legal size {}x{} for "
-                                    "motion_filter_size={} (the blur would read outside the plane)",
-                                    g.name, g.w, g.h, min_extent, min_extent, o.filter_size));
+                                 fmt::format("plane {} is {}x{}, below the smallest legal size {}x{} for "
+                                             "motion_filter_size={} (the blur would read outside the plane)",
+                                             g.name, g.w, g.h, min_extent, min_extent, o.filter_size));
     if (o.add_scale1) {
       g.sw = scaled_extent(g.w);
       g.sh = scaled_extent(g.h);
       if (g.sw > 7680)
         throw RefusedConfiguration("option motion_add_scale1", "true",
-                          fmt::format("option motion_add_scale1: plane {} is {} wide; its half-size "
-                                      "width {} exceeds 7680, which libvmaf refuses",
-                                      g.name, g.w, g.sw));
+                                   fmt::format("option motion_add_scale1: plane {} is {} wide; its half-size "
+                                               "width {} exceeds 7680, which libvmaf refuses",
+                                               g.name, g.w, g.sw));
     }
     planes.push_back(g);
   }
@@ -40,9 +40,9 @@ std::vector<PlaneGeometry> planes_used(const Format& fmt, const MotionOptions& o
 
 void check_picture(const PictureView& pic, const Format& fmt) {
   if (!(pic.fmt == fmt))
-    throw RefusedConfiguration("picture", describe(pic.fmt),
-                      fmt::format("picture is {}, but the extractor was initialised for {}",
-                                  describe(pic.fmt), describe(fmt)));
+    throw RefusedConfiguration(
+        "picture", describe(pic.fmt),
+        fmt::format("picture is {}, but the extractor was initialised for {}", describe(pic.fmt), describe(fmt)));
 }
 
 MotionExtractor::MotionExtractor(std::unique_ptr<MotionEngine> engine, const ExtractorContext& ctx)
@@ -52,7 +52,7 @@ void MotionExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
     throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
-                      fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
   // Geometry errors are raised for every option set, motion_force_zero included.
   const std::vector<PlaneGeometry> planes = planes_used(fmt, opts_);
   params_ = {opts_.fps_weight, opts_.blend_factor, opts_.blend_offset, opts_.max_val};

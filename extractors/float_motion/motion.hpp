@@ -74,9 +74,9 @@ class MotionExtractor final : public Extractor {
   Format fmt_{};
   bool initialised_ = false;
   unsigned first_label_ = 0;
-  unsigned frames_ = 0;        // frames extracted
-  unsigned pairs_taken_ = 0;   // pair scores received: S(t-1,t) for t = 1..pairs_taken_
-  double last_pair_ = 0;       // S(pairs_taken_-1, pairs_taken_)
+  unsigned frames_ = 0;       // frames extracted
+  unsigned pairs_taken_ = 0;  // pair scores received: S(t-1,t) for t = 1..pairs_taken_
+  double last_pair_ = 0;      // S(pairs_taken_-1, pairs_taken_)
   // Stage capture of the frame loop itself.
   std::optional<double> captured_score_;
   std::vector<std::pair<std::string, double>> captured_outputs_;

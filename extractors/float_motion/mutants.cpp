@@ -74,7 +74,8 @@ class PairwiseSumEngine final : public CpuEngine {
   void row_sums(const float* a, const float* b, int w, int h, float* out) override {
     std::vector<float> d(w);
     for (int i = 0; i < h; ++i) {
-      for (int j = 0; j < w; ++j) d[j] = std::fabs(a[static_cast<std::size_t>(i) * w + j] - b[static_cast<std::size_t>(i) * w + j]);
+      for (int j = 0; j < w; ++j)
+        d[j] = std::fabs(a[static_cast<std::size_t>(i) * w + j] - b[static_cast<std::size_t>(i) * w + j]);
       int n = w;
       while (n > 1) {
         const int half = n / 2;

@@ -18,9 +18,8 @@ enum class Stage {
   outputs,       // clipped and blended outputs emitted for the frame
 };
 
-inline constexpr std::string_view kStageIds[] = {"converted",    "vertical",     "blurred",
-                                                 "downscaled",   "row_sums",     "plane_totals",
-                                                 "plane_scores", "frame_score",  "outputs"};
+inline constexpr std::string_view kStageIds[] = {"converted",    "vertical",     "blurred",     "downscaled", "row_sums",
+                                                 "plane_totals", "plane_scores", "frame_score", "outputs"};
 
 inline std::string_view stage_id(Stage s) { return kStageIds[static_cast<int>(s)]; }
 inline std::optional<Stage> parse_stage(std::string_view id) {

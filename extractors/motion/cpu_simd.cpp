@@ -3,8 +3,8 @@
 // row's horizontal pass and |X| summed per lane), int32 lanes throughout with products split
 // where they could overflow (cpu_simd_kernels.inc). It exposes its own row sums and total; the planes exist only as rows.
 // TWINPROOF_SIMD=scalar|avx2|avx512 lowers the level; the scalar level is the reference itself.
-#include "extractors/motion/cpu.hpp"
 #include "extractors/motion/cpu_simd.hpp"
+#include "extractors/motion/cpu.hpp"
 #include "extractors/simd.hpp"
 
 namespace twinproof::motion {
@@ -12,8 +12,7 @@ namespace {
 
 class CpuSimdSadEngine final : public CpuSadEngine {
  public:
-  explicit CpuSimdSadEngine(const ExtractorContext& ctx)
-      : CpuSadEngine(ctx), level_(simd_level()), scratch_(bands_.threads()) {}
+  explicit CpuSimdSadEngine(const ExtractorContext& ctx) : CpuSadEngine(ctx), level_(simd_level()), scratch_(bands_.threads()) {}
 
   std::optional<Probe> inspect(std::string_view stage) const override {
     if (level_ != SimdLevel::scalar && stage != "row_sums" && stage != "total") return std::nullopt;

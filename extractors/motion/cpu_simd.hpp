@@ -13,7 +13,7 @@ struct SadJob {
   const std::uint16_t* earlier;
   const std::uint16_t* later;
   int w, h, bitdepth;
-  std::uint32_t* row_sums;  // h out
+  std::uint32_t* row_sums;         // h out
   int first_row = 0, end_row = 0;  // the rows to compute, [first_row, end_row) of h
 };
 

@@ -20,10 +20,10 @@
 namespace twinproof::motion {
 namespace {
 
-constexpr int kBatch = 8;     // new frames per launch
-constexpr int kInFlight = 2;  // batches uploading or computing at once
+constexpr int kBatch = 8;                       // new frames per launch
+constexpr int kInFlight = 2;                    // batches uploading or computing at once
 constexpr int kSlots = kInFlight * kBatch + 2;  // + the two frames a window looks back to
-constexpr int kMergedFrames = 4;  // frames of one block uploaded a copy (cuda::MergedUpload)
+constexpr int kMergedFrames = 4;                // frames of one block uploaded a copy (cuda::MergedUpload)
 static_assert(kBatch <= kernels::kMaxPairs);
 
 class CudaSadEngine final : public SadEngine {
@@ -38,7 +38,7 @@ class CudaSadEngine final : public SadEngine {
     fmt_ = fmt;
     distance_ = distance;
     TP_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, ctx_.device));  // one attribute, not every property
-    batch_ = ctx_.capture_stages ? 1 : kBatch;  // capture inspects every pair
+    batch_ = ctx_.capture_stages ? 1 : kBatch;                                            // capture inspects every pair
     frame_bytes_ = static_cast<std::size_t>(fmt.width) * fmt.height * fmt.bytes_per_sample();
     slots_.resize(frame_bytes_ * kSlots);
     for (int k = 0; k < kInFlight; ++k) {
@@ -79,8 +79,8 @@ class CudaSadEngine final : public SadEngine {
     std::uint8_t* slot = slots_.get() + frame_bytes_ * ((frames_ + staged_) % kSlots);
     direct_[staged_] = cuda::is_page_locked(pic.data[0]);
     if (direct_[staged_]) {
-      upload_runs_.add(slot, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes, static_cast<std::size_t>(fmt_.height),
-                       pic.keep.get(), upload_->get());
+      upload_runs_.add(slot, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes,
+                       static_cast<std::size_t>(fmt_.height), pic.keep.get(), upload_->get());
       // Samples whose owner keeps them unchanged are held until the batch is collected (its
       // upload is done by then); others are the caller's again once submit returns.
       if (pic.keep) {
@@ -97,8 +97,9 @@ class CudaSadEngine final : public SadEngine {
   }
 
   std::optional<std::uint64_t> take(bool wait) override {
-    return cuda::take_in_frame_order(wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_,
-                                     [&] { collect(); }, [&] { launch(); });
+    return cuda::take_in_frame_order(
+        wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_, [&] { collect(); },
+        [&] { launch(); });
   }
 
   std::optional<Probe> inspect(std::string_view stage) const override {
@@ -116,7 +117,6 @@ class CudaSadEngine final : public SadEngine {
     int slot = 0;
     int pairs = 0;
   };
-
 
   void launch() {
     const int k = batches_ % kInFlight;
@@ -182,7 +182,7 @@ class CudaSadEngine final : public SadEngine {
   std::vector<std::shared_ptr<const void>> kept_[kInFlight];  // samples uploaded from in place, per batch slot
   cuda::DeviceBuffer<unsigned long long> sums_[kInFlight];
   cuda::DeviceBuffer<unsigned> tickets_[kInFlight];
-  cuda::DeviceBuffer<std::uint32_t> rows_[kInFlight];  // only when stages are captured
+  cuda::DeviceBuffer<std::uint32_t> rows_[kInFlight];         // only when stages are captured
   cuda::PinnedBuffer<unsigned long long> totals_[kInFlight];  // mapped: written by the kernel
   cuda::PinnedBuffer<std::uint32_t> rows_out_[kInFlight];     // mapped; only when stages are captured
   kernels::PairScratch scratch_[kInFlight];

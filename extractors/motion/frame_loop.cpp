@@ -13,7 +13,7 @@ void check_luma_range(const PictureView& pic) {
     for (int x = 0; x < pic.fmt.width; ++x)
       if (row[x] >= limit)
         throw RefusedConfiguration(fmt::format("luma sample ({}, {})", x, y), std::to_string(row[x]),
-                          fmt::format("luma sample ({}, {}) is {}, not below 2^{} = {}", x, y, row[x], bpc, limit));
+                                   fmt::format("luma sample ({}, {}) is {}, not below 2^{} = {}", x, y, row[x], bpc, limit));
   }
 }
 
@@ -23,12 +23,14 @@ IntegerMotionExtractor::IntegerMotionExtractor(std::unique_ptr<SadEngine> engine
 void IntegerMotionExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth), fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
+                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
   // Raised for every option set, motion_force_zero included.
   if (fmt.width < kMinExtent || fmt.height < kMinExtent)
-    throw RefusedConfiguration("plane Y", fmt::format("{}x{}", fmt.width, fmt.height),
-                      fmt::format("plane Y is {}x{}, below the smallest legal size {}x{} (the blur would read outside the plane)",
-                                  fmt.width, fmt.height, kMinExtent, kMinExtent));
+    throw RefusedConfiguration(
+        "plane Y", fmt::format("{}x{}", fmt.width, fmt.height),
+        fmt::format("plane Y is {}x{}, below the smallest legal size {}x{} (the blur would read outside the plane)", fmt.width,
+                    fmt.height, kMinExtent, kMinExtent));
   params_ = {opts_.fps_weight, opts_.max_val, opts_.blend_factor, opts_.blend_offset};
   first_ = opts_.five_frame_window ? 2 : 1;
   fmt_ = fmt;
@@ -52,8 +54,9 @@ void IntegerMotionExtractor::emit(ScoreSink& sink, const char* metric, unsigned 
 void IntegerMotionExtractor::extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink& sink) {
   if (!initialised_) throw std::logic_error("motion: extract() before init()");
   if (!(pic.fmt == fmt_))
-    throw RefusedConfiguration("picture", describe(pic.fmt),
-                      fmt::format("picture is {}, but the extractor was initialised for {}", describe(pic.fmt), describe(fmt_)));
+    throw RefusedConfiguration(
+        "picture", describe(pic.fmt),
+        fmt::format("picture is {}, but the extractor was initialised for {}", describe(pic.fmt), describe(fmt_)));
   if (frames_ == 0) first_label_ = frame;
   else if (frame != first_label_ + frames_)
     throw std::logic_error(fmt::format("motion: frame {} follows frame {}", frame, first_label_ + frames_ - 1));
@@ -124,7 +127,8 @@ void IntegerMotionExtractor::flush(ScoreSink& sink) {
   if (!initialised_ || frames_ == 0 || opts_.force_zero) return;
   drain(sink, true);
   if (sad_.size() != frames_)
-    throw std::logic_error(fmt::format("motion: engine returned {} totals for {} frames", sad_.size() - std::min<std::size_t>(first_, frames_), frames_));
+    throw std::logic_error(fmt::format("motion: engine returned {} totals for {} frames",
+                                       sad_.size() - std::min<std::size_t>(first_, frames_), frames_));
   const unsigned last = frames_ - 1;
   if (last >= first_) {
     emit(sink, "motion2", last, sad_[last]);  // no next frame

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "extractors/extractor.hpp"
-#include "extractors/ready_queue.hpp"
 #include "extractors/motion/arithmetic.hpp"
 #include "extractors/motion/options.hpp"
+#include "extractors/ready_queue.hpp"
 
 namespace twinproof::motion {
 
@@ -63,9 +63,9 @@ class IntegerMotionExtractor final : public Extractor {
   unsigned first_ = 1;  // the first frame with a real SAD (2 with the window)
   bool initialised_ = false;
   unsigned first_label_ = 0;
-  unsigned frames_ = 0;          // frames extracted
-  std::vector<double> sad_;      // sad[t] known so far (t < first_: 0)
-  double previous_p_ = 0;        // p_{t-1} of the moving average
+  unsigned frames_ = 0;      // frames extracted
+  std::vector<double> sad_;  // sad[t] known so far (t < first_: 0)
+  double previous_p_ = 0;    // p_{t-1} of the moving average
   std::optional<double> captured_score_;
   std::vector<std::pair<std::string, double>> captured_outputs_;
 };

@@ -7,7 +7,8 @@ namespace twinproof::motion {
 std::span<const OptionSpec> option_table() {
   using O = MotionOptions;
   static const OptionSpec table[] = {
-      {"motion_force_zero", "force_0", OptionType::boolean, "false", 0, 0, offsetof(O, force_zero), "every score is 0; no pixel is read"},
+      {"motion_force_zero", "force_0", OptionType::boolean, "false", 0, 0, offsetof(O, force_zero),
+       "every score is 0; no pixel is read"},
       {"motion_blend_factor", "mbf", OptionType::real, "1.0", 0, 1, offsetof(O, blend_factor), "motion3 blend weight"},
       {"motion_blend_offset", "mbo", OptionType::real, "40.0", 0, 1000, offsetof(O, blend_offset), "motion3 blend offset"},
       {"motion_fps_weight", "mfw", OptionType::real, "1.0", 0, 5, offsetof(O, fps_weight), "multiplies each frame's score"},

@@ -38,7 +38,7 @@ std::uint64_t row_sse(const Sample* ref, const Sample* dist, int w) {
 
 struct ScoreParams {
   bool eight_bit = true;
-  std::uint32_t peak = 255;      // libvmaf's s->peak (used above 8 bits)
+  std::uint32_t peak = 255;  // libvmaf's s->peak (used above 8 bits)
   double psnr_max[3] = {0, 0, 0};
 };
 

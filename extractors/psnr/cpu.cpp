@@ -15,8 +15,9 @@ void CpuSseEngine::rows(const PlaneJob& job) {
   for (int y = job.first_row; y < job.end_row; ++y) {
     const std::uint8_t* r = job.ref + job.ref_stride * y;
     const std::uint8_t* d = job.dist + job.dist_stride * y;
-    job.row_sse[y] = job.wide ? row_sse(reinterpret_cast<const std::uint16_t*>(r), reinterpret_cast<const std::uint16_t*>(d), job.w)
-                              : row_sse(r, d, job.w);
+    job.row_sse[y] = job.wide
+                         ? row_sse(reinterpret_cast<const std::uint16_t*>(r), reinterpret_cast<const std::uint16_t*>(d), job.w)
+                         : row_sse(r, d, job.w);
   }
 }
 
@@ -24,7 +25,8 @@ void CpuSseEngine::submit(const PictureView& ref, const PictureView& dist) {
   for (int k = 0; k < planes_; ++k) {
     const PlaneSize ps = read_plane(fmt_, k);
     bands_.run(ps.h, [&](int, int begin, int end) {
-      rows({k, ref.data[k], dist.data[k], ref.stride[k], dist.stride[k], ps.w, ps.h, fmt_.bitdepth > 8, rows_[k].data(), begin, end});
+      rows({k, ref.data[k], dist.data[k], ref.stride[k], dist.stride[k], ps.w, ps.h, fmt_.bitdepth > 8, rows_[k].data(), begin,
+            end});
     });
     std::uint64_t total = 0;
     for (const std::uint64_t r : rows_[k]) total += r;

@@ -13,14 +13,14 @@ namespace twinproof::psnr {
 
 // One plane's rows of one frame pair, for a row kernel.
 struct PlaneJob {
-  int plane;                 // 0 Y, 1 U, 2 V
+  int plane;  // 0 Y, 1 U, 2 V
   const std::uint8_t* ref;
   const std::uint8_t* dist;
   std::ptrdiff_t ref_stride, dist_stride;
   int w, h;
-  bool wide;                 // 16-bit samples
-  std::uint64_t* row_sse;    // h out
-  int first_row, end_row;    // [first_row, end_row) of h
+  bool wide;               // 16-bit samples
+  std::uint64_t* row_sse;  // h out
+  int first_row, end_row;  // [first_row, end_row) of h
 };
 
 class CpuSseEngine : public SseEngine {

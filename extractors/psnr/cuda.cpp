@@ -72,8 +72,10 @@ class CudaSseEngine final : public Batches {
   }
 
   void read_back(int slot, int n, cudaStream_t s) override {
-    TP_CUDA(cudaMemcpyAsync(totals_host_[slot].get(), totals_[slot].get(), sizeof(unsigned long long) * 3 * n, cudaMemcpyDeviceToHost, s));
-    if (context().capture_stages) TP_CUDA(cudaMemcpyAsync(rows_host_.get(), rows_dev_.get(), rows_dev_.bytes(), cudaMemcpyDeviceToHost, s));
+    TP_CUDA(cudaMemcpyAsync(totals_host_[slot].get(), totals_[slot].get(), sizeof(unsigned long long) * 3 * n,
+                            cudaMemcpyDeviceToHost, s));
+    if (context().capture_stages)
+      TP_CUDA(cudaMemcpyAsync(rows_host_.get(), rows_dev_.get(), rows_dev_.bytes(), cudaMemcpyDeviceToHost, s));
   }
 
   PlaneSse result(int slot, int f) override {

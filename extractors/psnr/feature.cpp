@@ -29,8 +29,9 @@ const FeatureDescriptor& psnr_feature() {
   static const FeatureDescriptor d{
       .name = "psnr",
       .reference = "cpu",
-      .summary = "libvmaf's integer PSNR: per plane, the exact 64-bit squared error of the pair, then 10 log10(peak^2 / MSE) "
-                 "with libvmaf's ceiling",
+      .summary =
+          "libvmaf's integer PSNR: per plane, the exact 64-bit squared error of the pair, then 10 log10(peak^2 / MSE) "
+          "with libvmaf's ceiling",
       .metrics = {"psnr_y", "mse_y", "psnr_cb", "mse_cb", "psnr_cr", "mse_cr"},
       .stages = {{"row_sums", "row squared errors", StageRole::partial_sums},
                  {"plane_sse", "plane squared errors", StageRole::sums},
@@ -43,8 +44,12 @@ const FeatureDescriptor& psnr_feature() {
                             {{"enable_mse", "true"}},
                             {{"enable_chroma", "false"}},
                             {{"reduced_hbd_peak", "true"}, {"min_sse", "0.5"}, {"enable_mse", "true"}}},
-      .libvmaf_names = {{"psnr_y", "psnr_y", ""},   {"mse_y", "mse_y", ""},   {"psnr_cb", "psnr_cb", ""},
-                        {"mse_cb", "mse_cb", ""},   {"psnr_cr", "psnr_cr", ""}, {"mse_cr", "mse_cr", ""}},
+      .libvmaf_names = {{"psnr_y", "psnr_y", ""},
+                        {"mse_y", "mse_y", ""},
+                        {"psnr_cb", "psnr_cb", ""},
+                        {"mse_cb", "mse_cb", ""},
+                        {"psnr_cr", "psnr_cr", ""},
+                        {"mse_cr", "mse_cr", ""}},
   };
   return d;
 }

@@ -12,8 +12,8 @@ constexpr const char* kPlaneNames[3] = {"Y", "U", "V"};
 Probe plane_sse_probe(const PlaneSse& sse, int planes) {
   Probe p{"plane_sse", {}};
   for (int k = 0; k < planes; ++k)
-    p.arrays.push_back(ProbeArray{kPlaneNames[k], 2, 1, false,
-                                  {static_cast<double>(sse[k] >> 32), static_cast<double>(sse[k] & 0xffffffffu)}});
+    p.arrays.push_back(
+        ProbeArray{kPlaneNames[k], 2, 1, false, {static_cast<double>(sse[k] >> 32), static_cast<double>(sse[k] & 0xffffffffu)}});
   return p;
 }
 
@@ -31,7 +31,8 @@ PsnrExtractor::PsnrExtractor(std::unique_ptr<SseEngine> engine, const ExtractorC
 void PsnrExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth), fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
+                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
   planes_ = planes_scored(fmt, opts_);
   params_ = score_params(fmt, opts_);
   fmt_ = fmt;

@@ -55,7 +55,7 @@ TP_HD VerticalShift subsample_shift(int next, int bpc) { return vertical_shift(n
 
 // log2 in fixed point (11 fractional bits) through a table of round(log2f(i) * 2048) for
 // i in [32768, 65535]: the top 16 bits of x, and 2048 for each bit shifted out.
-const std::uint16_t* log2_table();  // 65536 entries (and 2 zeros after), built once
+const std::uint16_t* log2_table();                          // 65536 entries (and 2 zeros after), built once
 inline constexpr std::uint64_t kLog2TableSum = 1044062817;  // of entries [32767, 65535]: a check on the C library's log2f
 
 // Called from cpu-simd kernels too: templates on `Isa` (host_device.hpp says why).
@@ -90,8 +90,8 @@ struct ScaleSums {
 // One pixel's contribution from its variances and covariance: sigma1_sq, sigma2_sq and sigma12
 // as the filtered statistics give them (sigma2_sq not yet clamped at 0).
 template <class Isa = void>
-TP_HD void add_sigmas(ScaleSums& s, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12, const std::uint16_t* log2t,
-                      double gain_limit) {
+TP_HD void add_sigmas(ScaleSums& s, std::int32_t sigma1_sq, std::int32_t sigma2_sq, std::int32_t sigma12,
+                      const std::uint16_t* log2t, double gain_limit) {
   sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
   if (sigma1_sq >= kSigmaNsq) {
     s.den_log += log2_32<Isa>(log2t, static_cast<std::uint32_t>(kSigmaNsq + sigma1_sq)) - 2048 * 17;

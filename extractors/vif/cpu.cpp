@@ -138,7 +138,8 @@ void CpuVifEngine::init(const Format& fmt, const EngineParams& params) {
 }
 
 void CpuVifEngine::submit(const PictureView& ref, const PictureView& dist) {
-  ScalePictures p{ref.data[0], dist.data[0], ref.stride[0], dist.stride[0], fmt_.bitdepth > 8, fmt_.width, fmt_.height, 0, fmt_.bitdepth};
+  ScalePictures p{ref.data[0], dist.data[0], ref.stride[0], dist.stride[0], fmt_.bitdepth > 8, fmt_.width, fmt_.height,
+                  0,           fmt_.bitdepth};
   sums_ = {};
   for (int s = 0; s < kScales; ++s) {
     if (s > 0) {
@@ -147,8 +148,15 @@ void CpuVifEngine::submit(const PictureView& ref, const PictureView& dist) {
       bands_.run(ps.h, [&](int slot, int begin, int end) {
         subsample_rows(p, begin, end, ref_[s].data(), dist_[s].data(), ps.w, scratch_[static_cast<std::size_t>(slot)]);
       });
-      p = {reinterpret_cast<const std::uint8_t*>(ref_[s].data()), reinterpret_cast<const std::uint8_t*>(dist_[s].data()),
-           static_cast<std::ptrdiff_t>(ps.w * sizeof(std::uint16_t)), static_cast<std::ptrdiff_t>(ps.w * sizeof(std::uint16_t)), true, ps.w, ps.h, s, fmt_.bitdepth};
+      p = {reinterpret_cast<const std::uint8_t*>(ref_[s].data()),
+           reinterpret_cast<const std::uint8_t*>(dist_[s].data()),
+           static_cast<std::ptrdiff_t>(ps.w * sizeof(std::uint16_t)),
+           static_cast<std::ptrdiff_t>(ps.w * sizeof(std::uint16_t)),
+           true,
+           ps.w,
+           ps.h,
+           s,
+           fmt_.bitdepth};
     }
     if (s < params_.first_scale) continue;
     bands_.run(p.h, [&](int slot, int begin, int end) {

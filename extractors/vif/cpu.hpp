@@ -21,10 +21,10 @@ struct ScalePictures {
   const std::uint8_t* ref;
   const std::uint8_t* dist;
   std::ptrdiff_t ref_stride, dist_stride;  // bytes
-  bool wide;              // 16-bit samples
+  bool wide;                               // 16-bit samples
   int w, h;
   int scale;
-  int bpc;                // the clip's bit depth (scale 0's shifts depend on it)
+  int bpc;  // the clip's bit depth (scale 0's shifts depend on it)
 };
 
 // A thread's rows of a scale's vertical pass (mu1, mu2, xx, yy, xy), one entry per column, with

@@ -17,7 +17,9 @@ struct V {
   static wide zero_wide() { return {zero(), zero()}; }
   static reg set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
   static reg load(const std::uint8_t* p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
-  static reg load(const std::uint16_t* p) { return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
+  static reg load(const std::uint16_t* p) {
+    return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
   static reg load(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
   static void store(void* p, reg v) { _mm512_storeu_si512(p, v); }
   static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
@@ -51,7 +53,9 @@ struct V {
   using d = __m512d;
   using qmask = __mmask8;
   static q widen(const std::int32_t* p) { return _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
-  static d to_double(const std::int32_t* p) { return _mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
+  static d to_double(const std::int32_t* p) {
+    return _mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
   static q q1(long long x) { return _mm512_set1_epi64(x); }
   static q add64(q a, q b) { return _mm512_add_epi64(a, b); }
   static q sub64(q a, q b) { return _mm512_sub_epi64(a, b); }

@@ -152,7 +152,7 @@ class CudaVifEngine final : public Batches {
   }
 
   EngineParams params_;
-  cuda::DeviceBuffer<std::uint16_t> log2t_;  // log2_table(), once per engine
+  cuda::DeviceBuffer<std::uint16_t> log2t_;           // log2_table(), once per engine
   std::array<std::size_t, kScales> picture_elems_{};  // samples of one picture of each scale (0 for scale 0)
   std::array<std::size_t, kScales> row_offset_{};
   std::array<cuda::DeviceBuffer<std::uint16_t>, kScales> ref_, dist_;  // scales 1..3, frame f of a batch at f * picture_elems_

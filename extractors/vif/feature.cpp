@@ -26,8 +26,9 @@ const FeatureDescriptor& vif_feature() {
   static const FeatureDescriptor d{
       .name = "vif",
       .reference = "cpu",
-      .summary = "libvmaf's integer VIF at four scales: 16-bit fixed-point Gaussian statistics of the luma pair, integer log2 "
-                 "sums per scale, then each scale's numerator over its denominator",
+      .summary =
+          "libvmaf's integer VIF at four scales: 16-bit fixed-point Gaussian statistics of the luma pair, integer log2 "
+          "sums per scale, then each scale's numerator over its denominator",
       .metrics = {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3", "vif", "vif_num", "vif_den", "vif_num_scale0",
                   "vif_den_scale0", "vif_num_scale1", "vif_den_scale1", "vif_num_scale2", "vif_den_scale2", "vif_num_scale3",
                   "vif_den_scale3"},

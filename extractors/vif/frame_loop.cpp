@@ -18,12 +18,14 @@ VifExtractor::VifExtractor(std::unique_ptr<VifEngine> engine, const ExtractorCon
 void VifExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth), fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
+                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
   if (fmt.width < kMinSize || fmt.height < kMinSize)
-    throw RefusedConfiguration("picture", fmt::format("{}x{}", fmt.width, fmt.height),
-                               fmt::format("vif needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's picture "
-                                           "({3}x{4}) must be larger than its filter's half-width",
-                                           kMinSize, fmt.width, fmt.height, fmt.width >> 3, fmt.height >> 3));
+    throw RefusedConfiguration(
+        "picture", fmt::format("{}x{}", fmt.width, fmt.height),
+        fmt::format("vif needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's picture "
+                    "({3}x{4}) must be larger than its filter's half-width",
+                    kMinSize, fmt.width, fmt.height, fmt.width >> 3, fmt.height >> 3));
   params_ = {.first_scale = opts_.vif_skip_scale0 ? 1 : 0, .gain_limit = opts_.vif_enhn_gain_limit};
   engine().init(fmt, params_);
   start(fmt);
@@ -80,7 +82,8 @@ Probe scale_pictures_probe(std::span<const std::vector<std::uint16_t>, kScales> 
   for (int s = 1; s < kScales; ++s) {
     const PlaneSize ps = scale_size(fmt, s);
     for (const auto& [who, pic] : {std::pair{"ref", &ref[s]}, std::pair{"dist", &dist[s]}})
-      p.arrays.push_back(ProbeArray{fmt::format("{}/scale{}", who, s), ps.w, ps.h, false, std::vector<double>(pic->begin(), pic->end())});
+      p.arrays.push_back(
+          ProbeArray{fmt::format("{}/scale{}", who, s), ps.w, ps.h, false, std::vector<double>(pic->begin(), pic->end())});
   }
   return p;
 }
@@ -92,7 +95,8 @@ Probe row_sums_probe(std::span<const std::vector<ScaleSums>, kScales> rows, int 
       std::vector<double> column;
       column.reserve(rows[s].size());
       for (const ScaleSums& r : rows[s]) column.push_back(static_cast<double>(sums_of(r)[k]));
-      p.arrays.push_back(ProbeArray{fmt::format("scale{}/{}", s, kSumNames[k]), 1, static_cast<int>(column.size()), false, std::move(column)});
+      p.arrays.push_back(
+          ProbeArray{fmt::format("scale{}/{}", s, kSumNames[k]), 1, static_cast<int>(column.size()), false, std::move(column)});
     }
   return p;
 }
@@ -102,7 +106,10 @@ Probe scale_sums_probe(const FrameSums& sums, int first_scale) {
   for (int s = first_scale; s < kScales; ++s)
     for (int k = 0; k < 4; ++k) {
       const auto v = static_cast<std::uint64_t>(sums_of(sums.scale[s])[k]);
-      p.arrays.push_back(ProbeArray{fmt::format("scale{}/{}", s, kSumNames[k]), 2, 1, false,
+      p.arrays.push_back(ProbeArray{fmt::format("scale{}/{}", s, kSumNames[k]),
+                                    2,
+                                    1,
+                                    false,
                                     {static_cast<double>(v >> 32), static_cast<double>(v & 0xffffffffu)}});
     }
   return p;

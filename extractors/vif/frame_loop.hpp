@@ -16,8 +16,8 @@ namespace twinproof::vif {
 
 // What an engine needs of the options.
 struct EngineParams {
-  int first_scale = 0;       // 1 with vif_skip_scale0: scale 0's statistics are not computed
-  double gain_limit = 100;   // vif_enhn_gain_limit
+  int first_scale = 0;      // 1 with vif_skip_scale0: scale 0's statistics are not computed
+  double gain_limit = 100;  // vif_enhn_gain_limit
 };
 
 // What every vif backend computes: each scale's sums of a frame pair (scales below first_scale

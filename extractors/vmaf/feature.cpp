@@ -56,8 +56,9 @@ const FeatureDescriptor& vmaf_feature() {
   static const FeatureDescriptor d{
       .name = "vmaf",
       .reference = "cpu",
-      .summary = "libvmaf's VMAF score: a model's support-vector regression over integer adm2, motion2 and vif_scale0..3 "
-                 "per frame, and its pooled scores over frames 0..t",
+      .summary =
+          "libvmaf's VMAF score: a model's support-vector regression over integer adm2, motion2 and vif_scale0..3 "
+          "per frame, and its pooled scores over frames 0..t",
       .metrics = {"vmaf", "vmaf_mean", "vmaf_harmonic_mean", "vmaf_min", "vmaf_max", "adm2", "motion2", "vif_scale0",
                   "vif_scale1", "vif_scale2", "vif_scale3"},
       .stages = {{"features", "model features", StageRole::data}, {"outputs", "final output", StageRole::outputs}},

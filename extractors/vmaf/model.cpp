@@ -7,9 +7,9 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -27,8 +27,7 @@ namespace {
 using nlohmann::json;
 
 // Every refusal names the model, the field and the value.
-[[noreturn]] void refuse(const std::string& source, const std::string& field, const std::string& value,
-                         const std::string& why) {
+[[noreturn]] void refuse(const std::string& source, const std::string& field, const std::string& value, const std::string& why) {
   throw RefusedConfiguration("model " + source + ": " + field, value,
                              fmt::format("model {}: {} = {}: {}", source, field, value, why));
 }
@@ -100,10 +99,12 @@ void parse_svm(const std::string& src, std::string_view text, Model& m) {
       m.gamma = svm_number<double>(src, key, t[1]);
       have_gamma = true;
     } else if (key == "nr_class") {
-      if (svm_number<long>(src, key, t[1]) != 2) refuse(src, "model_dict.model: nr_class", std::string(t[1]), "a regression model has 2");
+      if (svm_number<long>(src, key, t[1]) != 2)
+        refuse(src, "model_dict.model: nr_class", std::string(t[1]), "a regression model has 2");
     } else if (key == "total_sv") {
       total_sv = svm_number<long>(src, key, t[1]);
-      if (*total_sv < 1 || *total_sv > 1000000) refuse(src, "model_dict.model: total_sv", std::string(t[1]), "expected 1 to 1000000");
+      if (*total_sv < 1 || *total_sv > 1000000)
+        refuse(src, "model_dict.model: total_sv", std::string(t[1]), "expected 1 to 1000000");
     } else if (key == "rho") {
       m.rho = svm_number<double>(src, key, t[1]);
       have_rho = true;
@@ -197,7 +198,8 @@ void parse_transform(const std::string& src, const json& t, Model& m) {
         if (!(st.knots[i].x < st.knots[i + 1].x && st.knots[i].y <= st.knots[i + 1].y))
           refuse(src, field, excerpt(value), "knots must rise (libvmaf leaves the score unmapped otherwise)");
     } else if (key == "out_lte_in" || key == "out_gte_in") {
-      if (!value.is_string()) refuse(src, field, excerpt(value), "expected \"true\" or \"false\" (a string, as libvmaf reads it)");
+      if (!value.is_string())
+        refuse(src, field, excerpt(value), "expected \"true\" or \"false\" (a string, as libvmaf reads it)");
       (key == "out_lte_in" ? st.out_lte_in : st.out_gte_in) = value.get<std::string>() == "true";
     }
     // libvmaf skips any other key.
@@ -321,9 +323,9 @@ Model load_model(const std::string& spec, ModelFlags flags) {
   if (!in.is_open()) {
     std::string versions;
     for (const BuiltInModel& b : built_in_models()) versions += (versions.empty() ? "" : ", ") + std::string(b.version);
-    throw RefusedConfiguration("option model", spec,
-                               fmt::format("option model: '{}' is neither a built-in version ({}) nor a readable model file",
-                                           spec, versions));
+    throw RefusedConfiguration(
+        "option model", spec,
+        fmt::format("option model: '{}' is neither a built-in version ({}) nor a readable model file", spec, versions));
   }
   std::ostringstream text;
   text << in.rdbuf();

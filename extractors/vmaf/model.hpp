@@ -20,10 +20,10 @@ struct SvmNode {
 };
 
 struct ModelFeature {
-  std::string libvmaf_name;  // as the model names it: "VMAF_integer_feature_adm2_score"
-  std::string feature;       // the twinproof feature computing it: "adm"
-  std::string metric;        // that feature's metric: "adm2"
-  OptionList options;        // the model's options for that feature (feature_opts_dicts)
+  std::string libvmaf_name;         // as the model names it: "VMAF_integer_feature_adm2_score"
+  std::string feature;              // the twinproof feature computing it: "adm"
+  std::string metric;               // that feature's metric: "adm2"
+  OptionList options;               // the model's options for that feature (feature_opts_dicts)
   double slope = 1, intercept = 0;  // linear_rescale: x' = slope * x + intercept
 };
 
@@ -41,8 +41,8 @@ struct ScoreTransform {
 };
 
 struct Model {
-  std::string source;  // "vmaf_v0.6.1 (built in)" or the file's path
-  bool linear_rescale = true;  // norm_type linear_rescale; false: none
+  std::string source;               // "vmaf_v0.6.1 (built in)" or the file's path
+  bool linear_rescale = true;       // norm_type linear_rescale; false: none
   double slope = 1, intercept = 0;  // the prediction's: y = (svm - intercept) / slope
   std::vector<ModelFeature> features;
   ScoreTransform transform;

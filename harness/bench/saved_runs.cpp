@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 namespace {
@@ -40,7 +40,8 @@ BenchRun bench_run_from_json(const json& j, const std::string& file) {
     std::string where = env.value("cpu", std::string("?"));
     if (const auto d = env.find("devices"); d != env.end() && d->is_array() && !d->empty() && d->front().is_object())
       where = d->front().value("name", where);
-    run.label = fmt::format("twinproof {}, {}, {}", env.value("git_commit", std::string("?")), env.value("date", std::string("?")), where);
+    run.label = fmt::format("twinproof {}, {}, {}", env.value("git_commit", std::string("?")),
+                            env.value("date", std::string("?")), where);
   }
   const json& sizes = member(j, "sizes", file, "");
   if (!sizes.is_array()) throw InputError(file, "sizes", json_excerpt(sizes), "an array");
@@ -98,9 +99,9 @@ bool BenchComparison::slower() const {
 BenchComparison compare_bench_runs(const BenchRun& old_run, const BenchRun& new_run) {
   for (const char* key : kBenchSetupKeys)
     if (old_run.setup.value(key, json()) != new_run.setup.value(key, json()))
-      throw InputError(old_run.file, std::string("setup.") + key, old_run.setup.value(key, json()).dump(),
-                       fmt::format("this run has {}: times of different setups are not comparable",
-                                   new_run.setup.value(key, json()).dump()));
+      throw InputError(
+          old_run.file, std::string("setup.") + key, old_run.setup.value(key, json()).dump(),
+          fmt::format("this run has {}: times of different setups are not comparable", new_run.setup.value(key, json()).dump()));
   std::map<std::pair<std::string, std::string>, const BenchTiming*> old_by_key;
   for (const BenchTiming& t : old_run.timings) old_by_key[{t.size, t.backend}] = &t;
   BenchComparison out;
@@ -127,7 +128,8 @@ BenchComparison compare_bench_runs(const BenchRun& old_run, const BenchRun& new_
     else c.verdict = BenchVerdict::within_noise;
     out.changes.push_back(c);
   }
-  for (const auto& [key, t] : old_by_key) out.unmatched.push_back(fmt::format("{} {}: only in {}", key.first, key.second, old_run.file));
+  for (const auto& [key, t] : old_by_key)
+    out.unmatched.push_back(fmt::format("{} {}: only in {}", key.first, key.second, old_run.file));
   return out;
 }
 

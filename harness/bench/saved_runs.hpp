@@ -17,18 +17,18 @@ namespace twinproof {
 inline constexpr const char* kBenchSetupKeys[] = {"feature", "bitdepth", "chroma", "frames", "host_memory", "options", "threads"};
 
 struct BenchTiming {
-  std::string size;     // "3840x2160"
+  std::string size;  // "3840x2160"
   std::string backend;
-  unsigned reps = 0;    // timed repetitions behind the median
-  double ms_per_frame = 0;                   // median over the repetitions
-  double spread = 0;                         // (slowest - fastest) / median over the repetitions
-  std::optional<double> device_ms_per_frame; // median, for device backends
+  unsigned reps = 0;                          // timed repetitions behind the median
+  double ms_per_frame = 0;                    // median over the repetitions
+  double spread = 0;                          // (slowest - fastest) / median over the repetitions
+  std::optional<double> device_ms_per_frame;  // median, for device backends
 };
 
 struct BenchRun {
   std::string file;
-  nlohmann::json setup;        // kBenchSetupKeys and reps
-  std::string label;           // where it ran: twinproof commit, date, device or CPU
+  nlohmann::json setup;              // kBenchSetupKeys and reps
+  std::string label;                 // where it ran: twinproof commit, date, device or CPU
   std::vector<BenchTiming> timings;  // timed backends only (refused ones carry no time)
 };
 

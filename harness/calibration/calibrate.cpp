@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 using nlohmann::json;
@@ -90,13 +90,14 @@ std::optional<Tolerance> supported(const Measured& m, const CalibrationRow* curr
     return std::nullopt;
   }
   if (held - margin < 1) {
-    why = fmt::format("max |diff| {:.6g} over {} values: places={} held, and the margin {} leaves none (--margin {} would propose "
-                      "places=1)",
-                      m.max_abs_diff, m.values, held, margin, held - 1);
+    why = fmt::format(
+        "max |diff| {:.6g} over {} values: places={} held, and the margin {} leaves none (--margin {} would propose "
+        "places=1)",
+        m.max_abs_diff, m.values, held, margin, held - 1);
     return std::nullopt;
   }
-  why = fmt::format("max |diff| {:.6g} ({} ULP) over {} values: places={} held, less the margin {}", m.max_abs_diff,
-                    m.max_ulp, m.values, held, margin);
+  why = fmt::format("max |diff| {:.6g} ({} ULP) over {} values: places={} held, less the margin {}", m.max_abs_diff, m.max_ulp,
+                    m.values, held, margin);
   return Tolerance::at_places(held - margin);
 }
 
@@ -105,11 +106,14 @@ json row_json(const ProposedRow& p, const std::vector<std::string>& sources) {
   json row = {{"feature", m.feature}, {"reference", m.reference}, {"twin", m.twin}};
   if (!m.metric.empty()) row["metric"] = m.metric;
   if (!m.compute_capability.empty()) row["compute_capability"] = m.compute_capability;
-  row["mode"] = p.tolerance->mode == Tolerance::Mode::exact ? "exact" : p.tolerance->mode == Tolerance::Mode::places ? "places" : "printed";
+  row["mode"] = p.tolerance->mode == Tolerance::Mode::exact    ? "exact"
+                : p.tolerance->mode == Tolerance::Mode::places ? "places"
+                                                               : "printed";
   if (p.tolerance->mode == Tolerance::Mode::places) row["places"] = p.tolerance->places;
   if (p.tolerance->mode == Tolerance::Mode::printed) row["format"] = p.tolerance->format;
-  row["reason"] = p.current != nullptr ? p.current->reason
-                                       : "proposed by twinproof calibrate from measurements; state why the twin differs before adopting it";
+  row["reason"] = p.current != nullptr
+                      ? p.current->reason
+                      : "proposed by twinproof calibrate from measurements; state why the twin differs before adopting it";
   row["provenance"] = {{"measured_by", "twinproof calibrate"},
                        {"runs", sources},
                        {"cells", m.cells},
@@ -154,17 +158,20 @@ Tallies tally_records(const std::vector<CellResult>& records, const std::vector<
       m.unpaired = pm.contains("unpaired") ? json_integer<std::size_t>(pm["unpaired"], "per_metric.unpaired") : 0;
       m.mismatches = pm.contains("mismatches") ? json_integer<std::size_t>(pm["mismatches"], "per_metric.mismatches") : 0;
       m.max_abs_diff = pm["max_abs_diff"].is_null() ? std::numeric_limits<double>::quiet_NaN() : pm["max_abs_diff"].get<double>();
-      m.max_ulp = pm["max_ulp"].is_null() ? std::numeric_limits<std::uint64_t>::max() : json_integer<std::uint64_t>(pm["max_ulp"], "per_metric.max_ulp");
+      m.max_ulp = pm["max_ulp"].is_null() ? std::numeric_limits<std::uint64_t>::max()
+                                          : json_integer<std::uint64_t>(pm["max_ulp"], "per_metric.max_ulp");
       m.tolerances_in_force = {r.tolerance};
       auto [it, fresh] = by_key.try_emplace({m.feature, m.reference, m.twin, metric, cc}, m);
       if (!fresh) add(it->second, m);
     }
   }
-  for (const auto& [twin, n] : faulted) out.left_out.push_back(fmt::format("{} cell(s) of {} ended in an error or timeout", n, twin));
+  for (const auto& [twin, n] : faulted)
+    out.left_out.push_back(fmt::format("{} cell(s) of {} ended in an error or timeout", n, twin));
   for (const auto& [twin, n] : unvalued)
-    out.left_out.push_back(fmt::format("{} failing cell(s) of {} compared no value (one side refused what the other scored): no "
-                                       "tolerance covers them",
-                                       n, twin));
+    out.left_out.push_back(
+        fmt::format("{} failing cell(s) of {} compared no value (one side refused what the other scored): no "
+                    "tolerance covers them",
+                    n, twin));
   if (out.cells_used == 0)
     throw InputError(sources.empty() ? "(records)" : sources.front(), "results.jsonl", fmt::format("{} records", records.size()),
                      "no twin cell compared any value: nothing to calibrate from");
@@ -198,7 +205,8 @@ void propose_rows(Tallies& tallies, const Calibration& table, int margin, Calibr
       p.evidence = m;
       p.current = row_with_key(table, m);
       // A metric or device row is judged against the general row's tolerance when it has none.
-      const CalibrationRow* judged_by = p.current ? p.current : table.find(m.feature, m.reference, m.twin, m.metric, m.compute_capability);
+      const CalibrationRow* judged_by =
+          p.current ? p.current : table.find(m.feature, m.reference, m.twin, m.metric, m.compute_capability);
       p.tolerance = supported(m, judged_by, margin, p.why, p.held);
       return p;
     };
@@ -255,9 +263,10 @@ CalibrationProposal propose_calibration(const std::vector<CellResult>& records, 
 }
 
 std::string describe_proposal(const CalibrationProposal& p) {
-  std::string out = fmt::format("calibrate: {} record(s) read, {} twin cell(s) with compared values; a places row is the tightest "
-                                "that held less --margin {} (--margin 0: the tightest)\n",
-                                p.cells_read, p.cells_used, p.margin);
+  std::string out = fmt::format(
+      "calibrate: {} record(s) read, {} twin cell(s) with compared values; a places row is the tightest "
+      "that held less --margin {} (--margin 0: the tightest)\n",
+      p.cells_read, p.cells_used, p.margin);
   for (const std::string& l : p.left_out) out += "  left out: " + l + "\n";
   for (const ProposedRow& r : p.rows) {
     const Measured& m = r.evidence;
@@ -275,7 +284,8 @@ std::string describe_proposal(const CalibrationProposal& p) {
                                  : r.current ? r.current->tolerance.describe() + " kept unchanged: the evidence supports no row"
                                              : std::string("no row added: the evidence supports none");
     std::string note;
-    if (r.change == ProposedRow::Change::looser && r.current->tolerance.mode == Tolerance::Mode::places && r.held >= r.current->tolerance.places)
+    if (r.change == ProposedRow::Change::looser && r.current->tolerance.mode == Tolerance::Mode::places &&
+        r.held >= r.current->tolerance.places)
       note = fmt::format("; places={} held, so --margin {} keeps the row in force", r.held, r.held - r.current->tolerance.places);
     out += fmt::format("  {:<8} {}: {} -> {} ({}; {} cell(s){})\n", change, key, now, proposed, r.why, m.cells, note);
   }

@@ -19,7 +19,7 @@ struct Tolerance {
   static Tolerance at_places(int n) { return {Mode::places, n, {}}; }
   // Throws std::invalid_argument for a format other than those above.
   static Tolerance printed_as(const std::string& format);
-  double bound() const;       // 0.5 * 10^-places
+  double bound() const;          // 0.5 * 10^-places
   std::string describe() const;  // "exact", "places=4" or "printed(%.6f)"
   // The text a value has in the printed format.
   std::string print(double v) const;
@@ -39,9 +39,9 @@ std::optional<double> parse_double(const std::string& s);
 
 struct ValueComparison {
   bool pass = false;
-  double abs_diff = 0;       // |a - b|; NaN if either is NaN
+  double abs_diff = 0;  // |a - b|; NaN if either is NaN
   std::uint64_t ulp = 0;
-  std::string note;          // "NaN", "signed zero", "infinity" when it explains a failure
+  std::string note;  // "NaN", "signed zero", "infinity" when it explains a failure
 };
 
 ValueComparison compare_values(double expected, double actual, const Tolerance& t);

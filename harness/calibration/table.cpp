@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;
@@ -78,8 +78,9 @@ namespace {
 CalibrationRow read_row(const json& r, const std::string& file, std::size_t i) {
   const std::string where = fmt::format("rows[{}]", i);
   if (!r.is_object()) throw InputError(file, where, json_excerpt(r), "a row is an object");
-  reject_unknown_keys(r, {"feature", "reference", "twin", "metric", "compute_capability", "mode", "places", "format", "reason", "provenance"},
-                      file, where);
+  reject_unknown_keys(
+      r, {"feature", "reference", "twin", "metric", "compute_capability", "mode", "places", "format", "reason", "provenance"},
+      file, where);
   CalibrationRow row;
   row.index = i;
   row.feature = text(r, file, where, "feature", true);
@@ -175,7 +176,8 @@ const CalibrationRow* Calibration::find(const std::string& feature, const std::s
   // table's size).
   for (const auto& [m, d] : {std::pair{metric, cc}, std::pair{metric, std::string()}, std::pair{std::string(), cc},
                              std::pair{std::string(), std::string()}})
-    if (const auto it = index_.find(std::make_tuple(feature, reference, twin, m, d)); it != index_.end()) return &rows_[it->second];
+    if (const auto it = index_.find(std::make_tuple(feature, reference, twin, m, d)); it != index_.end())
+      return &rows_[it->second];
   return nullptr;
 }
 

@@ -5,9 +5,9 @@
 
 #include <filesystem>
 #include <map>
-#include <tuple>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,8 +23,8 @@ struct CalibrationRow {
   std::string compute_capability;  // "9.0"; empty: every device (and host twins)
   Tolerance tolerance;
   std::string reason;
-  nlohmann::json provenance;       // who measured, on what, when
-  std::size_t index = 0;           // position in the file
+  nlohmann::json provenance;  // who measured, on what, when
+  std::size_t index = 0;      // position in the file
   std::string describe() const;
 };
 
@@ -32,7 +32,7 @@ struct CalibrationRow {
 bool is_calendar_date(std::string_view text);
 
 struct Waiver {
-  std::string cells;    // glob over cell ids
+  std::string cells;  // glob over cell ids
   std::string reason, issue;
   std::string expires;  // YYYY-MM-DD, a real day (checked on load)
   // The most cells of a matrix the glob may match: a waiver is for named cells, not for a twin.
@@ -46,8 +46,8 @@ struct Waiver {
 // A row that is looser than the exact row it overrides (or than the baseline table's row).
 struct Loosening {
   const CalibrationRow* row;
-  std::string from;  // "exact", or the baseline's tolerance
-  std::string where; // "overrides row N" or "baseline FILE"
+  std::string from;   // "exact", or the baseline's tolerance
+  std::string where;  // "overrides row N" or "baseline FILE"
 };
 
 class Calibration {
@@ -88,7 +88,10 @@ class CellTolerance {
  public:
   CellTolerance(const Calibration& table, std::string feature, std::string reference, std::string twin,
                 std::string compute_capability)
-      : table_(&table), feature_(std::move(feature)), reference_(std::move(reference)), twin_(std::move(twin)),
+      : table_(&table),
+        feature_(std::move(feature)),
+        reference_(std::move(reference)),
+        twin_(std::move(twin)),
         cc_(std::move(compute_capability)) {}
   // The row that judges `metric` ("" asks for the twin's general row), or nullptr.
   const CalibrationRow* row(const std::string& metric) const;

@@ -14,8 +14,9 @@ void add_backends(CLI::App& app, int& rc) {
   auto as_json = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand("backends", "List the backends: available, or why not");
   sub->add_flag("--with-mutants", *with_mutants, "Also list the deliberately broken twins of the gate's self-test");
-  sub->add_flag("--json", *as_json,
-                "One JSON array for scripts: feature, name, kind (host or gpu), reference, built_in, mutant, available, reason, summary");
+  sub->add_flag(
+      "--json", *as_json,
+      "One JSON array for scripts: feature, name, kind (host or gpu), reference, built_in, mutant, available, reason, summary");
   sub->callback([with_mutants, as_json, &rc] {
     rc = 0;
     if (*as_json) {  // what scripts iterate over instead of naming backends
@@ -54,7 +55,8 @@ namespace twinproof::cli {
 void add_features(CLI::App& app, int& rc) {
   auto as_json = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand("features", "List the features: metrics, stages, options and twins");
-  sub->add_flag("--json", *as_json, "One JSON array for scripts: name, reference, reads_distorted, metrics, stages, options, twins");
+  sub->add_flag("--json", *as_json,
+                "One JSON array for scripts: name, reference, reads_distorted, metrics, stages, options, twins");
   auto keys_of = std::make_shared<std::string>();
   auto options = std::make_shared<std::vector<std::string>>();
   sub->add_option("--libvmaf-keys", *keys_of,
@@ -78,16 +80,24 @@ void add_features(CLI::App& app, int& rc) {
     if (*as_json) {
       nlohmann::json list = nlohmann::json::array();
       for (const FeatureDescriptor* f : features()) {
-        nlohmann::json j = {{"name", f->name},           {"reference", f->reference}, {"summary", f->summary},
-                            {"reads_distorted", f->reads_distorted}, {"lookahead", f->lookahead},
-                            {"metrics", nlohmann::json::array()}, {"stages", nlohmann::json::array()},
-                            {"options", nlohmann::json::array()}, {"twins", nlohmann::json::array()}};
+        nlohmann::json j = {{"name", f->name},
+                            {"reference", f->reference},
+                            {"summary", f->summary},
+                            {"reads_distorted", f->reads_distorted},
+                            {"lookahead", f->lookahead},
+                            {"metrics", nlohmann::json::array()},
+                            {"stages", nlohmann::json::array()},
+                            {"options", nlohmann::json::array()},
+                            {"twins", nlohmann::json::array()}};
         for (std::string_view m : f->metrics) j["metrics"].push_back(m);
         if (!f->built_from.empty()) j["built_from"] = f->built_from;
         for (const StageInfo& st : f->stages) j["stages"].push_back(st.id);
         for (const OptionSpec& o : f->options)
-          j["options"].push_back({{"name", o.name}, {"alias", o.alias ? o.alias : ""}, {"type", to_string(o.type)},
-                                  {"default", o.default_text}, {"allowed", allowed_values(o)}});
+          j["options"].push_back({{"name", o.name},
+                                  {"alias", o.alias ? o.alias : ""},
+                                  {"type", to_string(o.type)},
+                                  {"default", o.default_text},
+                                  {"allowed", allowed_values(o)}});
         for (const Backend* b : backends())
           if (b->feature == f->name && b->name != f->reference)
             j["twins"].push_back({{"name", b->name}, {"kind", b->gpu() ? "gpu" : "host"}});

@@ -12,16 +12,16 @@
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
 #include "extractors/row_bands.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/bench/saved_runs.hpp"
 #include "harness/calibration/table.hpp"
 #include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/gate/faults.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/scoring/scores.hpp"
 #include "harness/support/environment.hpp"
 #include "harness/support/errors.hpp"
-#include "harness/gate/faults.hpp"
 #include "harness/support/paths.hpp"
-#include "harness/scoring/scores.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof::cli {
@@ -42,9 +42,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Run {
-  double init_ms = 0;                 // init (allocation, device set-up): once per clip
-  double frame_ms = 0;                // extract of every frame plus flush, per frame
-  std::optional<double> device_ms;    // device time per frame
+  double init_ms = 0;               // init (allocation, device set-up): once per clip
+  double frame_ms = 0;              // extract of every frame plus flush, per frame
+  std::optional<double> device_ms;  // device time per frame
   ScoreTable scores;
 };
 
@@ -133,7 +133,8 @@ Plan plan_bench(const BenchArgs& a) {
   Plan p;
   p.options = parse_option_flags(a.options);
   p.threads = resolve_threads(checked_threads(a.threads));
-  p.table = Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : std::filesystem::path(a.calibration));
+  p.table =
+      Calibration::load(a.calibration.empty() ? data_root() / "ci" / "calibration.json" : std::filesystem::path(a.calibration));
   p.feature = &feature_or_throw(a.feature);
   p.reference = &backend_or_throw(a.feature, std::string(p.feature->reference));
   p.chosen = bench_backends(a);
@@ -144,16 +145,17 @@ Plan plan_bench(const BenchArgs& a) {
   const auto chroma = parse_chroma(a.chroma);
   if (!chroma) throw UsageError("--chroma", a.chroma, "--chroma: 400, 420, 422 or 444");
   p.chroma = *chroma;
-  p.any_gpu = std::any_of(p.chosen.begin(), p.chosen.end(), [](const Backend* b) { return b->gpu() && b->availability().available; });
+  p.any_gpu =
+      std::any_of(p.chosen.begin(), p.chosen.end(), [](const Backend* b) { return b->gpu() && b->availability().available; });
   return p;
 }
 
 nlohmann::json setup_json(const BenchArgs& a, const Plan& p) {
   nlohmann::json option_map = nlohmann::json::object();
   for (const auto& [k, v] : p.options) option_map[k] = v;
-  return {{"feature", a.feature}, {"bitdepth", a.bitdepth},       {"chroma", a.chroma},   {"frames", a.frames},
-          {"reps", a.reps},       {"host_memory", a.host_memory}, {"options", option_map}, {"threads", p.threads},
-          {"device", a.device}};
+  return {{"feature", a.feature},  {"bitdepth", a.bitdepth}, {"chroma", a.chroma},
+          {"frames", a.frames},    {"reps", a.reps},         {"host_memory", a.host_memory},
+          {"options", option_map}, {"threads", p.threads},   {"device", a.device}};
 }
 
 // One backend over the frames: a warm-up whose scores are judged against the reference's, then
@@ -195,21 +197,23 @@ Row time_backend(const BenchArgs& a, const Plan& p, const Backend& b, const Fram
 
 // The table of one size: its heading, the floors when a device was measured, a line per backend
 // and the speed-ups; returns the size's part of the JSON report.
-nlohmann::json print_size(const BenchArgs& a, const Plan& p, const Size& size, const FrameStore& frames, const DeviceTraffic& traffic,
-                          const std::optional<DeviceBandwidth>& bw, const std::vector<Row>& rows) {
+nlohmann::json print_size(const BenchArgs& a, const Plan& p, const Size& size, const FrameStore& frames,
+                          const DeviceTraffic& traffic, const std::optional<DeviceBandwidth>& bw, const std::vector<Row>& rows) {
   const FeatureDescriptor& feature = *p.feature;
   const double sample_bytes = traffic.upload_bytes, floor_bytes = traffic.floor_bytes;
   std::string option_text;
   for (const auto& [k, v] : p.options) option_text += fmt::format(" {}={}", k, v);
-  fmt::print("\n{} {}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up, CPU backends on {} "
-             "thread(s)\n",
-             feature.name, size.w, size.h, a.bitdepth, a.chroma, option_text, frames.size(),
-             frames.memory.pinned ? "pinned" : "pageable", a.reps, p.threads);
+  fmt::print(
+      "\n{} {}x{} {}-bit {}{}, {} frames in {} host memory, median of {} runs after a warm-up, CPU backends on {} "
+      "thread(s)\n",
+      feature.name, size.w, size.h, a.bitdepth, a.chroma, option_text, frames.size(),
+      frames.memory.pinned ? "pinned" : "pageable", a.reps, p.threads);
   if (bw)
-    fmt::print("memory floor: {:.1f} MB per frame / {:.0f} GB/s = {:.4f} ms on the device; upload floor: {:.1f} MB / {:.1f} GB/s "
-               "= {:.4f} ms per frame ({:.0f} fps)\n",
-               floor_bytes / 1e6, bw->d2d_gbps, floor_bytes / (bw->d2d_gbps * 1e6), sample_bytes / 1e6,
-               bw->h2d_pinned_gbps, sample_bytes / (bw->h2d_pinned_gbps * 1e6), bw->h2d_pinned_gbps * 1e9 / sample_bytes);
+    fmt::print(
+        "memory floor: {:.1f} MB per frame / {:.0f} GB/s = {:.4f} ms on the device; upload floor: {:.1f} MB / {:.1f} GB/s "
+        "= {:.4f} ms per frame ({:.0f} fps)\n",
+        floor_bytes / 1e6, bw->d2d_gbps, floor_bytes / (bw->d2d_gbps * 1e6), sample_bytes / 1e6, bw->h2d_pinned_gbps,
+        sample_bytes / (bw->h2d_pinned_gbps * 1e6), bw->h2d_pinned_gbps * 1e9 / sample_bytes);
   fmt::print("{:<16} {:>10} {:>9} {:>10} {:>11} {:>8} {:>9}  {}\n", "backend", "ms/frame", "fps", "init ms", "device ms",
              "x floor", "x upload", "judged against " + std::string(feature.reference));
   nlohmann::json size_report = {{"size", fmt::format("{}x{}", size.w, size.h)},
@@ -228,17 +232,18 @@ nlohmann::json print_size(const BenchArgs& a, const Plan& p, const Size& size, c
     if (bw && r.device_ms) floor = fmt::format("{:.2f}", *r.device_ms / (floor_bytes / (bw->d2d_gbps * 1e6)));
     // Upload-limited share: the end-to-end frame rate over what pinned upload bandwidth allows.
     if (bw && r.b->gpu()) upload = fmt::format("{:.0f}%", 100.0 * (sample_bytes / (bw->h2d_pinned_gbps * 1e6)) / r.frame_ms);
-    fmt::print("{:<16} {:>10.4f} {:>9.1f} {:>10.2f} {:>11} {:>8} {:>9}  {}\n", r.b->name, r.frame_ms, 1e3 / r.frame_ms,
-               r.init_ms, r.device_ms ? fmt::format("{:.4f}", *r.device_ms) : std::string("-"), floor, upload, r.judged);
-    size_report["backends"].push_back({{"backend", r.b->name},
-                                       {"ms_per_frame", r.frame_ms},
-                                       {"min_ms_per_frame", r.min_ms},
-                                       {"spread", r.spread},
-                                       {"rep_ms_per_frame", r.rep_ms},
-                                       {"rep_device_ms_per_frame", r.rep_device_ms},
-                                       {"init_ms", r.init_ms},
-                                       {"device_ms_per_frame", r.device_ms ? nlohmann::json(*r.device_ms) : nlohmann::json(nullptr)},
-                                       {"judged", r.judged}});
+    fmt::print("{:<16} {:>10.4f} {:>9.1f} {:>10.2f} {:>11} {:>8} {:>9}  {}\n", r.b->name, r.frame_ms, 1e3 / r.frame_ms, r.init_ms,
+               r.device_ms ? fmt::format("{:.4f}", *r.device_ms) : std::string("-"), floor, upload, r.judged);
+    size_report["backends"].push_back(
+        {{"backend", r.b->name},
+         {"ms_per_frame", r.frame_ms},
+         {"min_ms_per_frame", r.min_ms},
+         {"spread", r.spread},
+         {"rep_ms_per_frame", r.rep_ms},
+         {"rep_device_ms_per_frame", r.rep_device_ms},
+         {"init_ms", r.init_ms},
+         {"device_ms_per_frame", r.device_ms ? nlohmann::json(*r.device_ms) : nlohmann::json(nullptr)},
+         {"judged", r.judged}});
   }
   const auto ratios = [&](const char* what, auto time_of) {
     std::vector<std::pair<std::string, double>> times;
@@ -256,13 +261,15 @@ int run_bench(const BenchArgs& a) {
   // Read before the run: a comparison that cannot be made must not cost a bench first.
   std::optional<BenchRun> old_run;
   if (!a.compare.empty()) old_run = load_bench_run(a.compare);
-  nlohmann::json report = {{"environment", environment_fingerprint()}, {"setup", setup_json(a, p)}, {"sizes", nlohmann::json::array()}};
+  nlohmann::json report = {
+      {"environment", environment_fingerprint()}, {"setup", setup_json(a, p)}, {"sizes", nlohmann::json::array()}};
   // Ceilings for GPU figures, measured in this run on the device used.
   std::optional<DeviceBandwidth> bw;
   if (p.any_gpu) bw = measure_bandwidth(a.device);
   if (bw) {
-    fmt::print("device {}: measured copy bandwidth {:.0f} GB/s device-to-device (read + write), {:.1f} GB/s pinned host-to-device\n",
-               a.device, bw->d2d_gbps, bw->h2d_pinned_gbps);
+    fmt::print(
+        "device {}: measured copy bandwidth {:.0f} GB/s device-to-device (read + write), {:.1f} GB/s pinned host-to-device\n",
+        a.device, bw->d2d_gbps, bw->h2d_pinned_gbps);
     report["bandwidth"] = {{"d2d_gbps", bw->d2d_gbps}, {"h2d_pinned_gbps", bw->h2d_pinned_gbps}};
   }
   int rc = kExitPass;
@@ -298,9 +305,10 @@ int run_bench(const BenchArgs& a) {
 // The comparison with an earlier run, per size and backend, new time over old.
 int print_comparison(const BenchRun& old_run, const BenchRun& new_run) {
   const BenchComparison cmp = compare_bench_runs(old_run, new_run);
-  fmt::print("\ncompared with {} ({}): time per frame, this run over that one; noise is the larger spread of the two "
-             "runs' repetitions\n",
-             old_run.file, old_run.label.empty() ? "no environment recorded" : old_run.label);
+  fmt::print(
+      "\ncompared with {} ({}): time per frame, this run over that one; noise is the larger spread of the two "
+      "runs' repetitions\n",
+      old_run.file, old_run.label.empty() ? "no environment recorded" : old_run.label);
   fmt::print("{:<11} {:<16} {:>10} {:>10} {:>8} {:>7} {:>12} {:>12}  {}\n", "size", "backend", "old ms", "new ms", "new/old",
              "noise", "old device", "new device", "verdict");
   const auto device = [](const std::optional<double>& d) { return d ? fmt::format("{:.4f}", *d) : std::string("-"); };
@@ -387,19 +395,24 @@ std::vector<const Backend*> bench_backends(const BenchArgs& a) {
     }
   }
   if (chosen.empty())
-    throw UsageError("--backends", a.backends, a.backends.empty() ? "no backend of " + a.feature + " is available here"
-                                                                   : fmt::format("--backends '{}' names no backend", a.backends));
+    throw UsageError("--backends", a.backends,
+                     a.backends.empty() ? "no backend of " + a.feature + " is available here"
+                                        : fmt::format("--backends '{}' names no backend", a.backends));
   return chosen;
 }
 
 void add_bench(CLI::App& app, int& rc) {
   auto a = std::make_shared<BenchArgs>();
-  CLI::App* sub = app.add_subcommand("bench", "Time backends side by side; each is judged against cpu by its calibration row first");
+  CLI::App* sub =
+      app.add_subcommand("bench", "Time backends side by side; each is judged against cpu by its calibration row first");
   sub->add_option("--feature", a->feature, "Feature")->capture_default_str();
-  sub->add_option("--backends", a->backends, "Comma-separated backends (default: every built-in one available here; outside twins run only when named)");
+  sub->add_option("--backends", a->backends,
+                  "Comma-separated backends (default: every built-in one available here; outside twins run only when named)");
   sub->add_option("--sizes", a->sizes, "Comma-separated WxH")->capture_default_str();
   sub->add_option("--frames", a->frames, "Frames per run")->capture_default_str();
-  sub->add_option("--reps", a->reps, "Timed repetitions (the median is reported)")->capture_default_str()->check(CLI::Range(1u, 10000u));
+  sub->add_option("--reps", a->reps, "Timed repetitions (the median is reported)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 10000u));
   sub->add_option("--bitdepth", a->bitdepth, "Bit depth of the generated frames")->capture_default_str();
   sub->add_option("--chroma", a->chroma, "Chroma format of the generated frames")->capture_default_str();
   sub->add_option("--option,-o", a->options, "NAME=VALUE (repeatable)");
@@ -423,7 +436,8 @@ void add_bench(CLI::App& app, int& rc) {
   sub->callback([a, sub, &rc] {
     a->sizes_given = sub->count("--sizes") > 0;
     if (a->from_file.empty() && !a->distorted.empty())
-      throw UsageError("--distorted", a->distorted, "--distorted names the second clip of --from-file; the in-memory bench makes its own pair");
+      throw UsageError("--distorted", a->distorted,
+                       "--distorted names the second clip of --from-file; the in-memory bench makes its own pair");
     rc = a->from_file.empty() ? run_bench(*a) : run_bench_from_file(*a);
   });
 }

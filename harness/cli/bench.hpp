@@ -29,9 +29,9 @@ struct BenchArgs {
   std::string calibration;
   std::string host_memory = "pinned";
   int device = 0;
-  unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
-  unsigned readers = 0;  // --from-file: threads reading ahead; 0: chosen from the hardware
-  std::string compare;   // an earlier run's --json to compare with
+  unsigned threads = 0;   // CPU backends' threads; 0: every hardware thread
+  unsigned readers = 0;   // --from-file: threads reading ahead; 0: chosen from the hardware
+  std::string compare;    // an earlier run's --json to compare with
   std::string from_file;  // time whole `score` processes on this file instead of frames in memory
   std::string distorted;  // --from-file: the distorted clip of the pair (the file is its reference)
 };
@@ -58,8 +58,8 @@ int print_comparison(const BenchRun& old_run, const BenchRun& new_run);
 struct Judgement {
   bool refused = false;
   bool fails_row = false;  // refused because its scores fail its calibration row (not for want of one)
-  std::string why;     // when refused
-  std::string judged;  // "exact (max |diff| 0, 0 ULP)"
+  std::string why;         // when refused
+  std::string judged;      // "exact (max |diff| 0, 0 ULP)"
 };
 // A backend's scores against the reference's, by the gate's own rows (metric and device rows
 // included); the reference itself is judged against itself. A twin without a row is refused. An

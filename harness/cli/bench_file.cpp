@@ -25,19 +25,19 @@
 
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/input.hpp"
-#include "harness/support/environment.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
 #include "harness/gate/faults.hpp"
 #include "harness/gate/interrupt.hpp"
+#include "harness/io/json_file.hpp"
 #include "harness/io/read_ahead.hpp"
+#include "harness/io/score_files.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/process.hpp"
-#include "harness/io/score_files.hpp"
 
 namespace twinproof::cli {
 namespace {
@@ -86,7 +86,7 @@ InputArgs input_of(const BenchArgs& a) {
 
 std::vector<std::string> geometry_flags(const InputArgs& in) {
   if (!in.width) return {};
-  return {"--width", std::to_string(*in.width), "--height", std::to_string(*in.height), "--pixfmt", in.pixfmt,
+  return {"--width",    std::to_string(*in.width),   "--height", std::to_string(*in.height), "--pixfmt", in.pixfmt,
           "--bitdepth", std::to_string(*in.bitdepth)};
 }
 
@@ -166,10 +166,19 @@ class ScoreProcesses {
  public:
   // `prefix` (and `distorted_prefix`): the clips' first `prefix_frames` frames.
   ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const std::optional<InputArgs>& distorted, const fs::path& prefix,
-                 const fs::path& distorted_prefix, unsigned prefix_frames, unsigned frames, const Format& format, unsigned threads,
-                 const fs::path& work)
-      : a_(a), clip_(clip), distorted_(distorted), prefix_(prefix), distorted_prefix_(distorted_prefix), prefix_frames_(prefix_frames),
-        frames_(frames), format_(format), options_(parse_option_flags(a.options)), threads_(threads), work_(work),
+                 const fs::path& distorted_prefix, unsigned prefix_frames, unsigned frames, const Format& format,
+                 unsigned threads, const fs::path& work)
+      : a_(a),
+        clip_(clip),
+        distorted_(distorted),
+        prefix_(prefix),
+        distorted_prefix_(distorted_prefix),
+        prefix_frames_(prefix_frames),
+        frames_(frames),
+        format_(format),
+        options_(parse_option_flags(a.options)),
+        threads_(threads),
+        work_(work),
         self_(fs::canonical("/proc/self/exe")) {}
 
   // An exec twin whose program reads raw frames, given the raw clip (or its prefix) as it is and
@@ -205,10 +214,11 @@ class ScoreProcesses {
       argv.push_back(prefix ? distorted_prefix_.string() : distorted_->path);
     }
     for (std::string& g : geometry_flags(in)) argv.push_back(std::move(g));
-    for (const std::string& s : {std::string("--feature"), a_.feature, std::string("--backend"), std::string(b.name),
-                                 std::string("--readers"), std::to_string(resolve_readers(a_.readers, b, threads_)), std::string("--threads"),
-                                 std::to_string(threads_), std::string("--device"), std::to_string(a_.device),
-                                 std::string("--host-memory"), a_.host_memory, std::string("--json"), json.string()})
+    for (const std::string& s :
+         {std::string("--feature"), a_.feature, std::string("--backend"), std::string(b.name), std::string("--readers"),
+          std::to_string(resolve_readers(a_.readers, b, threads_)), std::string("--threads"), std::to_string(threads_),
+          std::string("--device"), std::to_string(a_.device), std::string("--host-memory"), a_.host_memory, std::string("--json"),
+          json.string()})
       argv.push_back(s);
     for (const std::string& o : a_.options) {
       argv.push_back("--option");
@@ -300,7 +310,8 @@ struct ReadBounds {
 ReadBounds measure_read_bounds(const BenchArgs& a, const FilePlan& p) {
   ReadBounds rb;
   read_all(p.clip, p.distorted, 1, p.planes, rb.frames);
-  if (rb.frames < 3) throw InputError(p.clip.path, "frames", std::to_string(rb.frames), "bench --from-file needs at least 3 frames");
+  if (rb.frames < 3)
+    throw InputError(p.clip.path, "frames", std::to_string(rb.frames), "bench --from-file needs at least 3 frames");
   for (const Backend* b : p.chosen) rb.read_ms.emplace(resolve_readers(a.readers, *b, p.threads), std::vector<double>{});
   for (unsigned r = 0; r < a.reps; ++r)
     for (auto& [readers, reps] : rb.read_ms) reps.push_back(read_all(p.clip, p.distorted, readers, p.planes, rb.frames));
@@ -380,21 +391,23 @@ std::string readers_text(const BenchArgs& a) {
 nlohmann::json print_file_heading(const BenchArgs& a, const FilePlan& p, const ReadBounds& rb) {
   std::string option_text;
   for (const std::string& o : a.options) option_text += " " + o;
-  const std::string pair_text = p.distorted ? fmt::format(" against the distorted clip {}", p.distorted->path)
+  const std::string pair_text = p.distorted                  ? fmt::format(" against the distorted clip {}", p.distorted->path)
                                 : p.feature->reads_distorted ? std::string(" (as both clips of each pair: no --distorted)")
                                                              : std::string();
-  fmt::print("{} from {}{}: {}, {} frames ({:.0f} MB){}; {} into {} memory, CPU backends on {}; median of {} whole "
-             "processes each (`twinproof score`, or an exec twin's program) after a warm-up, the backends in turn from a "
-             "different one each round, the file in the page cache\n",
-             p.feature->name, p.clip.path, pair_text, describe(p.format), rb.frames, rb.file_bytes / 1e6,
-             option_text.empty() ? std::string() : ", options" + option_text, readers_text(a), a.host_memory,
-             p.threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", p.threads), a.reps);
+  fmt::print(
+      "{} from {}{}: {}, {} frames ({:.0f} MB){}; {} into {} memory, CPU backends on {}; median of {} whole "
+      "processes each (`twinproof score`, or an exec twin's program) after a warm-up, the backends in turn from a "
+      "different one each round, the file in the page cache\n",
+      p.feature->name, p.clip.path, pair_text, describe(p.format), rb.frames, rb.file_bytes / 1e6,
+      option_text.empty() ? std::string() : ", options" + option_text, readers_text(a), a.host_memory,
+      p.threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", p.threads), a.reps);
   nlohmann::json read_bounds = nlohmann::json::array();
   for (const auto& [readers, reps] : rb.read_ms) {
     const double bound = median(reps);
-    fmt::print("read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read {} with {} reader(s) in this process{}\n",
-               bound, bound / rb.frames, rb.read_bytes / (bound * 1e6), p.distorted ? "both files" : "the file", readers,
-               rb.read_bytes < rb.file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", rb.read_bytes / 1e6) : "");
+    fmt::print(
+        "read bound: {:.1f} ms ({:.3f} ms/frame, {:.2f} GB/s) to read {} with {} reader(s) in this process{}\n", bound,
+        bound / rb.frames, rb.read_bytes / (bound * 1e6), p.distorted ? "both files" : "the file", readers,
+        rb.read_bytes < rb.file_bytes ? fmt::format(", {:.0f} MB of it: the planes the feature reads", rb.read_bytes / 1e6) : "");
     read_bounds.push_back({{"readers", readers}, {"read_ms", bound}, {"rep_read_ms", reps}});
   }
   if (p.startup_ms > 0)
@@ -459,7 +472,8 @@ int print_file_table(const BenchArgs& a, const FilePlan& p, const ReadBounds& rb
   }
   for (const Timings& t : rows) {
     if (t.program_alone && !t.refused)
-      fmt::print("{}: its program alone, reading the file itself ({}), not a `twinproof score` process\n", t.b->name, t.b->origin);
+      fmt::print("{}: its program alone, reading the file itself ({}), not a `twinproof score` process\n", t.b->name,
+                 t.b->origin);
     if (t.fails_row && !t.refused) {
       rc = kExitFail;
       fmt::print("{}: timed, but it {}\n", t.b->name, *t.fails_row);
@@ -506,13 +520,14 @@ int run_bench_from_file(const BenchArgs& a) {
   std::vector<Timings> rows = judge_backends(a, p, processes, work.path(), expected, rb.frames);
   time_rounds(a, processes, work.path(), rows);
 
-  nlohmann::json size_report = {{"size", fmt::format("file {} {}", fs::path(p.clip.path).filename().string(), describe(p.format))},
-                                {"frames", rb.frames},
-                                {"reps", a.reps},
-                                {"read_bounds", print_file_heading(a, p, rb)},
-                                {"read_bytes", rb.read_bytes},
-                                {"device_startup_ms", p.startup_ms > 0 ? nlohmann::json(p.startup_ms) : nlohmann::json(nullptr)},
-                                {"backends", nlohmann::json::array()}};
+  nlohmann::json size_report = {
+      {"size", fmt::format("file {} {}", fs::path(p.clip.path).filename().string(), describe(p.format))},
+      {"frames", rb.frames},
+      {"reps", a.reps},
+      {"read_bounds", print_file_heading(a, p, rb)},
+      {"read_bytes", rb.read_bytes},
+      {"device_startup_ms", p.startup_ms > 0 ? nlohmann::json(p.startup_ms) : nlohmann::json(nullptr)},
+      {"backends", nlohmann::json::array()}};
   int rc = print_file_table(a, p, rb, rows, size_report);
   const nlohmann::json report = {{"environment", environment_fingerprint()},
                                  {"setup", file_setup_json(a, p, rb.frames)},

@@ -35,8 +35,9 @@ void harden(CLI::App& app) {
     // An empty value names nothing: `--report-dir ""` silently wrote no reports, `--matrix ""`
     // meant the default matrix and `-o ""` standard output.
     if (type == "TEXT" && opt->get_expected_max() > 0)
-      opt->check(CLI::Validator([](std::string& v) { return v.empty() ? std::string("an empty value names nothing") : std::string(); },
-                                "", "non-empty"));
+      opt->check(
+          CLI::Validator([](std::string& v) { return v.empty() ? std::string("an empty value names nothing") : std::string(); },
+                         "", "non-empty"));
     if (type == "UINT" || type == "INT" || type == "NONNEGATIVE")
       opt->check(CLI::Validator([](std::string& v) { return plain_number(v, false); }, "", "plain whole number"));
     else if (type == "FLOAT")
@@ -74,8 +75,7 @@ OptionList parse_option_flags(const std::vector<std::string>& flags) {
   OptionList out;
   for (const std::string& f : flags) {
     const auto eq = f.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError("--option", f, fmt::format("--option '{}' is not NAME=VALUE", f));
+    if (eq == std::string::npos || eq == 0) throw UsageError("--option", f, fmt::format("--option '{}' is not NAME=VALUE", f));
     out.emplace_back(f.substr(0, eq), f.substr(eq + 1));
   }
   return out;

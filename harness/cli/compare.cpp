@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "harness/cli/commands.hpp"
 #include "harness/calibration/rules.hpp"
-#include "harness/support/errors.hpp"
+#include "harness/cli/commands.hpp"
 #include "harness/io/score_files.hpp"
 #include "harness/scoring/scores.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof::cli {
 namespace {
@@ -41,7 +41,8 @@ ScoreTable table_of(const std::string& path, const std::string& format_flag) {
   const auto format = format_flag.empty() ? score_file_format_of(path) : parse_score_file_format(format_flag);
   if (!format)
     throw UsageError("--format", format_flag.empty() ? path : format_flag,
-                     fmt::format("cannot tell the format of '{}': give --format json, xml, csv or vmafmotion", format_flag.empty() ? path : format_flag));
+                     fmt::format("cannot tell the format of '{}': give --format json, xml, csv or vmafmotion",
+                                 format_flag.empty() ? path : format_flag));
   const ScoreFile f = read_score_file(path, *format);
   ScoreTable t;
   if (f.frames.empty()) return t;
@@ -58,7 +59,8 @@ int run_compare(const CompareArgs& a) {
   if (expected.frames() == 0 && actual.frames() == 0)
     throw InputError(a.a, "frames", "0", "neither file has a frame: nothing was compared");
   const TableComparison cmp = compare_tables(expected, actual, tolerance);
-  fmt::print("compare: {} vs {} ({}): {} frames in A, {} in B\n", a.a, a.b, tolerance.describe(), expected.frames(), actual.frames());
+  fmt::print("compare: {} vs {} ({}): {} frames in A, {} in B\n", a.a, a.b, tolerance.describe(), expected.frames(),
+             actual.frames());
   if (expected.first_frame() != actual.first_frame() || expected.frames() != actual.frames())
     fmt::print("  the files cover different frames: A {}..{}, B {}..{}\n", expected.first_frame(),
                expected.first_frame() + expected.frames() - 1, actual.first_frame(), actual.first_frame() + actual.frames() - 1);
@@ -87,10 +89,12 @@ int run_compare(const CompareArgs& a) {
 
 void add_compare(CLI::App& app, int& rc) {
   auto a = std::make_shared<CompareArgs>();
-  CLI::App* sub = app.add_subcommand("compare", "Compare two score files frame by frame (libvmaf JSON/XML/CSV, twinproof JSON, vmafmotion)");
+  CLI::App* sub =
+      app.add_subcommand("compare", "Compare two score files frame by frame (libvmaf JSON/XML/CSV, twinproof JSON, vmafmotion)");
   sub->add_option("a", a->a, "The expected scores (the reference's)")->required();
   sub->add_option("b", a->b, "The scores to judge")->required();
-  sub->add_option("--tolerance", a->tolerance, "exact, places=N or printed=FORMAT (vmaf, %.Nf, %.Ne, %.Ng)")->capture_default_str();
+  sub->add_option("--tolerance", a->tolerance, "exact, places=N or printed=FORMAT (vmaf, %.Nf, %.Ne, %.Ng)")
+      ->capture_default_str();
   sub->add_option("--format", a->format, "Both files' format when their extensions do not say: json, xml, csv, vmafmotion");
   sub->add_option("--show", a->show, "Mismatches listed at most")->capture_default_str();
   sub->callback([a, &rc] { rc = run_compare(*a); });

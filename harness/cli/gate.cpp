@@ -9,15 +9,15 @@
 #include <unistd.h>
 
 #include "extractors/devices.hpp"
-#include "harness/io/json_file.hpp"
-#include "harness/cli/commands.hpp"
 #include "harness/calibration/calibrate.hpp"
-#include "harness/support/environment.hpp"
-#include "harness/support/errors.hpp"
+#include "harness/cli/commands.hpp"
 #include "harness/gate/gate.hpp"
 #include "harness/gate/interrupt.hpp"
-#include "harness/support/paths.hpp"
+#include "harness/io/json_file.hpp"
 #include "harness/report/render.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/support/paths.hpp"
 
 namespace twinproof::cli {
 namespace fs = std::filesystem;
@@ -43,7 +43,8 @@ fs::path default_matrix() { return data_root() / "ci" / "matrices" / "gate.json"
 // value is refused rather than taken for the default.
 fs::path resolve_matrix(const std::optional<std::string>& given) {
   if (!given) return default_matrix();
-  if (given->empty()) throw UsageError("--matrix", "\"\"", "--matrix is empty: name a matrix file or a shipped matrix (e.g. gate)");
+  if (given->empty())
+    throw UsageError("--matrix", "\"\"", "--matrix is empty: name a matrix file or a shipped matrix (e.g. gate)");
   const fs::path path(*given);
   std::error_code ec;
   // A file of that name wins; a folder of that name (a report folder called "gate") does not.
@@ -53,7 +54,8 @@ fs::path resolve_matrix(const std::optional<std::string>& given) {
   std::string names;
   for (const auto& e : fs::directory_iterator(data_root() / "ci" / "matrices", ec))
     if (e.path().extension() == ".json") names += (names.empty() ? "" : ", ") + e.path().stem().string();
-  throw UsageError("--matrix", *given, fmt::format("--matrix '{}' is neither a file nor a shipped matrix (shipped: {})", *given, names));
+  throw UsageError("--matrix", *given,
+                   fmt::format("--matrix '{}' is neither a file nor a shipped matrix (shipped: {})", *given, names));
 }
 fs::path default_calibration() { return data_root() / "ci" / "calibration.json"; }
 
@@ -107,14 +109,15 @@ std::vector<Cell> select_cells(const Matrix& m, const std::vector<std::string>& 
 // list must hold.
 constexpr const char* kSelectionFile = "selection.json";
 
-void write_selection(const fs::path& dir, const Matrix& m, const std::vector<std::string>& filters, const std::optional<Shard>& shard,
-                     std::size_t cells) {
-  const nlohmann::json j = {{"schema_version", 1},
-                            {"matrix", fs::absolute(m.file).lexically_normal().string()},
-                            {"matrix_name", m.name},
-                            {"filters", filters},
-                            {"shard", shard ? nlohmann::json(fmt::format("{}/{}", shard->index, shard->count)) : nlohmann::json()},
-                            {"cells", cells}};
+void write_selection(const fs::path& dir, const Matrix& m, const std::vector<std::string>& filters,
+                     const std::optional<Shard>& shard, std::size_t cells) {
+  const nlohmann::json j = {
+      {"schema_version", 1},
+      {"matrix", fs::absolute(m.file).lexically_normal().string()},
+      {"matrix_name", m.name},
+      {"filters", filters},
+      {"shard", shard ? nlohmann::json(fmt::format("{}/{}", shard->index, shard->count)) : nlohmann::json()},
+      {"cells", cells}};
   write_file(dir / kSelectionFile, json_text(j, 1) + "\n", "the run's selection");
 }
 
@@ -167,11 +170,11 @@ int write_ctest_script(const Matrix& m, const std::vector<Cell>& cells, const fs
                           cmake_bracket(self.string()), cmake_bracket(fs::absolute(m.file).string()), cmake_bracket(group + "/*"),
                           cmake_bracket((reports / group).string()));
     if (b != nullptr && b->gpu())
-      script += fmt::format("set_tests_properties({} PROPERTIES LABELS \"gate;gpu\" RESOURCE_GROUPS \"gpus:1\" TIMEOUT 1200 "
-                            "SKIP_REGULAR_EXPRESSION \"no cell ran: every selected backend is unavailable\")\n",
-                            cmake_bracket(name));
-    else
-      script += fmt::format("set_tests_properties({} PROPERTIES LABELS \"gate\" TIMEOUT 1200)\n", cmake_bracket(name));
+      script += fmt::format(
+          "set_tests_properties({} PROPERTIES LABELS \"gate;gpu\" RESOURCE_GROUPS \"gpus:1\" TIMEOUT 1200 "
+          "SKIP_REGULAR_EXPRESSION \"no cell ran: every selected backend is unavailable\")\n",
+          cmake_bracket(name));
+    else script += fmt::format("set_tests_properties({} PROPERTIES LABELS \"gate\" TIMEOUT 1200)\n", cmake_bracket(name));
   }
   const fs::path part = file.string() + ".part";
   {
@@ -190,8 +193,8 @@ std::vector<std::string> loosening_notes(const GateArgs& a, const Calibration& t
   if (!a.baseline.empty()) baseline = Calibration::load(a.baseline);
   std::vector<std::string> notes;
   for (const Loosening& l : table.loosenings(baseline ? &*baseline : nullptr)) {
-    const std::string text = fmt::format("calibration loosened: {} (was {}, {}); reason: {}", l.row->describe(), l.from,
-                                         l.where, l.row->reason);
+    const std::string text =
+        fmt::format("calibration loosened: {} (was {}, {}); reason: {}", l.row->describe(), l.from, l.where, l.row->reason);
     if (!a.allow_loosen)
       throw InputError(table.file().string(), fmt::format("rows[{}]", l.row->index), l.row->tolerance.describe(),
                        text + "; pass --allow-loosen to accept it (the run will report it)");
@@ -229,10 +232,11 @@ void start_report_folder(const GateArgs& a, const Matrix& m, const std::optional
   std::vector<CellResult> pending;
   for (const Cell& c : cells) pending.push_back(no_verdict(c.id, "no verdict yet: the run writing this folder has not finished"));
   const nlohmann::json started = environment_fingerprint();
-  render_reports(a.report_dir, pending, started,
-                 {fmt::format("INCOMPLETE: the run started at {} (pid {}) has not finished writing this folder; if it is no longer "
-                              "running, it was killed: `twinproof report {}` renders what it recorded",
-                              started.value("time", "?"), ::getpid(), a.report_dir)});
+  render_reports(
+      a.report_dir, pending, started,
+      {fmt::format("INCOMPLETE: the run started at {} (pid {}) has not finished writing this folder; if it is no longer "
+                   "running, it was killed: `twinproof report {}` renders what it recorded",
+                   started.value("time", "?"), ::getpid(), a.report_dir)});
 }
 
 // The run's closing lines: the counts, the time, the failures, the verdict.
@@ -247,8 +251,9 @@ void print_gate_end(const GateArgs& a, const Matrix& m, const GateOutcome& out, 
   if (!a.report_dir.empty()) fmt::print("reports: {}/summary.md, junit.xml, report.html, summary.json\n", a.report_dir);
   fmt::print("{}: {}\n", tally.verdict, tally.junit_text());
   if (!out.interrupted_by && tally.judged_nothing && !a.allow_empty)
-    fmt::print(stderr, "twinproof: error: the gate judged no cell (every selected one is not supported here); "
-                       "pass --allow-empty if that is expected\n");
+    fmt::print(stderr,
+               "twinproof: error: the gate judged no cell (every selected one is not supported here); "
+               "pass --allow-empty if that is expected\n");
 }
 
 int run_gate_command(const GateArgs& a) {
@@ -260,9 +265,10 @@ int run_gate_command(const GateArgs& a) {
   const std::optional<Shard> shard = effective_shard(a.shard);
   const std::vector<Cell> cells = select_cells(m, a.filters, shard);
   if (cells.empty() && !a.allow_empty)
-    throw UsageError("--filter", fmt::format("{} filter(s)", a.filters.size()),
-                      fmt::format("no cell of {} is selected (filters: {}); pass --allow-empty if that is expected", m.file.string(),
-                                  a.filters.empty() ? std::string("none") : fmt::format("{}", fmt::join(a.filters, " "))));
+    throw UsageError(
+        "--filter", fmt::format("{} filter(s)", a.filters.size()),
+        fmt::format("no cell of {} is selected (filters: {}); pass --allow-empty if that is expected", m.file.string(),
+                    a.filters.empty() ? std::string("none") : fmt::format("{}", fmt::join(a.filters, " "))));
   if (!a.ctest_script.empty()) return write_ctest_script(m, cells, a.ctest_script);
   if (a.list) {
     for (const Cell& c : cells) fmt::print("{}\n", c.id);
@@ -286,10 +292,12 @@ int run_gate_command(const GateArgs& a) {
   const RunTally tally = tally_run(out.results, end);
   const std::size_t unjudged = tally.of(Tally::no_verdict);
   if (out.interrupted_by)
-    notes.push_back(fmt::format("INCOMPLETE: interrupted by signal {}; {} selected cell(s) have no verdict", out.interrupted_by, unjudged));
+    notes.push_back(
+        fmt::format("INCOMPLETE: interrupted by signal {}; {} selected cell(s) have no verdict", out.interrupted_by, unjudged));
   if (out.stopped_early)
-    notes.push_back(fmt::format("stopped early: --max-failures {} was reached; {} selected cell(s) were not run and have no verdict",
-                                a.max_failures, unjudged));
+    notes.push_back(
+        fmt::format("stopped early: --max-failures {} was reached; {} selected cell(s) were not run and have no verdict",
+                    a.max_failures, unjudged));
   const auto rendering = std::chrono::steady_clock::now();
   if (!a.report_dir.empty()) render_reports(a.report_dir, out.results, env, notes, end);
   const double report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - rendering).count();
@@ -298,7 +306,7 @@ int run_gate_command(const GateArgs& a) {
 }
 
 struct MergeArgs {
-  std::optional<std::string> matrix;                 // given on the command line, else recorded
+  std::optional<std::string> matrix;  // given on the command line, else recorded
   std::optional<std::vector<std::string>> filters;
   std::string matrix_text, out = "twinproof-gate-merged";
   std::vector<std::string> filter_list;
@@ -329,9 +337,10 @@ std::pair<Matrix, std::vector<std::string>> merged_selection(const MergeArgs& a)
       filters = sel->filters;
       recorded_from = dir;
     } else if (*filters != sel->filters) {
-      throw InputError(file, "filters", fmt::format("{}", fmt::join(sel->filters, " ")),
-                       fmt::format("the shard ran other filters than {} ({})", recorded_from ? *recorded_from : std::string("--filter"),
-                                   filters->empty() ? std::string("none") : fmt::format("{}", fmt::join(*filters, " "))));
+      throw InputError(
+          file, "filters", fmt::format("{}", fmt::join(sel->filters, " ")),
+          fmt::format("the shard ran other filters than {} ({})", recorded_from ? *recorded_from : std::string("--filter"),
+                      filters->empty() ? std::string("none") : fmt::format("{}", fmt::join(*filters, " "))));
     }
   }
   if (!m) m = load_matrix(default_matrix());
@@ -367,9 +376,9 @@ int run_merge(const MergeArgs& a) {
   for (const std::string& id : expected)
     if (!seen.count(id)) missing.push_back(id);
   if (!missing.empty())
-    throw InputError(fmt::format("{}", fmt::join(a.shards, ", ")), "cells", fmt::format("{} missing", missing.size()),
-                     fmt::format("no shard holds a verdict for {} cell(s) of the matrix; first missing: {}", missing.size(),
-                                 missing.front()));
+    throw InputError(
+        fmt::format("{}", fmt::join(a.shards, ", ")), "cells", fmt::format("{} missing", missing.size()),
+        fmt::format("no shard holds a verdict for {} cell(s) of the matrix; first missing: {}", missing.size(), missing.front()));
   notes.push_back(fmt::format("merged {} shard(s), {} cells", a.shards.size(), merged.size()));
   const FolderLock lock(a.out, "--out");
   std::string record;
@@ -398,7 +407,8 @@ int run_report(const std::string& dir) {
   // list that is absent, short or missing a recorded cell cannot say the run is complete.
   const fs::path list_file = fs::path(dir) / "cells.txt";
   std::error_code ec;
-  const std::string list = fs::exists(fs::symlink_status(list_file, ec)) ? read_text_file(list_file, "the list of selected cells") : "";
+  const std::string list =
+      fs::exists(fs::symlink_status(list_file, ec)) ? read_text_file(list_file, "the list of selected cells") : "";
   std::set<std::string> listed;
   for (std::size_t at = 0; at < list.size();) {
     const std::size_t end = std::min(list.find('\n', at), list.size());
@@ -412,11 +422,13 @@ int run_report(const std::string& dir) {
   std::vector<std::string> unlisted;
   for (const std::string& id : done)
     if (!listed.count(id)) unlisted.push_back(id);
-  if (!selection) end.selection_unknown = fmt::format("{} records no selection: the run that wrote it did not start properly", kSelectionFile);
+  if (!selection)
+    end.selection_unknown = fmt::format("{} records no selection: the run that wrote it did not start properly", kSelectionFile);
   else if (listed.size() != selection->cells)
     end.selection_unknown = fmt::format("cells.txt lists {} cell(s) where the run selected {}", listed.size(), selection->cells);
   else if (!unlisted.empty())
-    end.selection_unknown = fmt::format("{} recorded cell(s) are not in cells.txt (first: {})", unlisted.size(), unlisted.front());
+    end.selection_unknown =
+        fmt::format("{} recorded cell(s) are not in cells.txt (first: {})", unlisted.size(), unlisted.front());
   if (!end.selection_unknown.empty())
     notes.push_back(fmt::format("INCOMPLETE: which cells the run selected is not known ({}); the record cannot show it complete",
                                 end.selection_unknown));
@@ -430,8 +442,8 @@ int run_report(const std::string& dir) {
   if (missing) notes.push_back(fmt::format("INCOMPLETE: {} selected cell(s) have no verdict: the run did not finish", missing));
   render_reports(dir, shown, environment_fingerprint(), notes, end);
   const RunTally tally = tally_run(shown, end);
-  fmt::print("{}: {} verdicts rendered{}; {}: {}\n", dir, results.size(), missing ? fmt::format(", {} cells without one", missing) : "",
-             tally.verdict, tally.counts_text());
+  fmt::print("{}: {} verdicts rendered{}; {}: {}\n", dir, results.size(),
+             missing ? fmt::format(", {} cells without one", missing) : "", tally.verdict, tally.counts_text());
   return tally.exit_code;
 }
 
@@ -446,12 +458,14 @@ void add_gate_run(CLI::App& app, int& rc) {
   sub->add_flag("--list", a->list, "Print the selected cell ids and run nothing");
   sub->add_option("--shard", a->shard, "I/N: cell k of the sorted list runs in shard k mod N (default: GTEST_SHARD_* variables)");
   sub->add_option("-j,--jobs", a->jobs, "CPU workers (default: every core); GPU cells have their own workers");
-  sub->add_option("--gpu-workers", a->gpu_workers,
-                  "Workers per entry of --devices (default 8, as GateOptions): a GPU cell's run is mostly host latency, so several "
-                  "overlap on one device")
+  sub->add_option(
+         "--gpu-workers", a->gpu_workers,
+         "Workers per entry of --devices (default 8, as GateOptions): a GPU cell's run is mostly host latency, so several "
+         "overlap on one device")
       ->check(CLI::Range(1, 64));
-  sub->add_option("--devices", a->devices,
-                  "GPU ordinals for GPU cells (--gpu-workers each; 0,0 doubles them), or all (default: the CTest resource's GPU, else 0)");
+  sub->add_option(
+      "--devices", a->devices,
+      "GPU ordinals for GPU cells (--gpu-workers each; 0,0 doubles them), or all (default: the CTest resource's GPU, else 0)");
   sub->add_option("--require", a->require, "A backend that must be supported (repeatable; 'cuda' means every CUDA backend)");
   sub->add_flag("--allow-loosen", a->allow_loosen, "Accept calibration rows looser than what they override (reported)");
   sub->add_option("--max-failures", a->max_failures,
@@ -471,7 +485,8 @@ void add_gate_run(CLI::App& app, int& rc) {
   sub->add_option("--today", a->today, "Date for waiver expiry, YYYY-MM-DD (default: today, UTC)");
   sub->add_flag("--quiet", a->quiet, "No per-cell progress");
   sub->add_flag("--allow-empty", a->allow_empty, "Exit 0 even when no cell is selected or none could run (else exit 2)");
-  sub->add_option("--ctest-script", a->ctest_script, "Write CTest's gate tests (one per feature, twin and vector) to FILE; run nothing");
+  sub->add_option("--ctest-script", a->ctest_script,
+                  "Write CTest's gate tests (one per feature, twin and vector) to FILE; run nothing");
   sub->callback([a, matrix, &rc] {
     if (matrix->count() > 0) a->matrix = a->matrix_text;
     rc = run_gate_command(*a);
@@ -484,7 +499,8 @@ void add_merge(CLI::App& app, int& rc) {
   CLI::App* merge = app.add_subcommand("merge", "Join shard results; fails on a missing or duplicated cell");
   merge->add_option("shards", m->shards, "Report folders of the shards")->required();
   // Each --filter takes one value: the shard folders that follow are not filters.
-  CLI::Option* merge_matrix = merge->add_option("--matrix", m->matrix_text, "The matrix the shards ran (default: what they recorded)");
+  CLI::Option* merge_matrix =
+      merge->add_option("--matrix", m->matrix_text, "The matrix the shards ran (default: what they recorded)");
   CLI::Option* merge_filter =
       merge->add_option("--filter", m->filter_list, "A filter the shards ran with (repeatable; default: what they recorded)")
           ->allow_extra_args(false);
@@ -507,7 +523,9 @@ void add_calibrate(CLI::App& app, int& rc) {
   CLI::App* calibrate = app.add_subcommand(
       "calibrate", "Propose the calibration rows that the records of one or more runs support (never edits the table)");
   calibrate->add_option("dirs", c->dirs, "Gate report folders (their results.jsonl)")->required();
-  calibrate->add_option("--margin", c->margin, "Places given up from the tightest that held")->capture_default_str()->check(CLI::Range(0, 14));
+  calibrate->add_option("--margin", c->margin, "Places given up from the tightest that held")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 14));
   calibrate->add_option("--calibration", c->calibration, "The table in force (default: ci/calibration.json)");
   calibrate->add_option("--output", c->output, "Where the proposed table is written")->capture_default_str();
   calibrate->callback([c, &rc] {

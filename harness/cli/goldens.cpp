@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "extractors/feature.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/support/paths.hpp"
-#include "harness/support/errors.hpp"
-#include "harness/goldens/goldens.hpp"
 #include "harness/gate/matrix.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/parallel.hpp"
+#include "harness/support/paths.hpp"
 
 namespace twinproof::cli {
 namespace {
@@ -39,7 +39,8 @@ struct Tally {
 void check_feature(const CheckArgs& a, const std::optional<Shard>& shard, const FeatureDescriptor& feature, const Backend& b,
                    nlohmann::json& record, Tally& total) {
   const Availability av = b.availability();
-  if (!av.available) throw BackendUnavailable("--backend", std::string(b.name), fmt::format("backend '{}' is unavailable: {}", b.name, av.reason));
+  if (!av.available)
+    throw BackendUnavailable("--backend", std::string(b.name), fmt::format("backend '{}' is unavailable: {}", b.name, av.reason));
   // Describe every check first (cheap), then run them.
   struct Item {
     const GoldenCase* c = nullptr;
@@ -66,9 +67,7 @@ void check_feature(const CheckArgs& a, const std::optional<Shard>& shard, const 
   const unsigned jobs = b.gpu() ? 1 : (a.jobs ? a.jobs : default_jobs());
   run_ordered<GoldenResult>(
       items.size(), jobs,
-      [&](std::size_t i) {
-        return items[i].c ? check_case(b, *items[i].c, ctx, tolerance) : check_refusal(b, *items[i].r, ctx);
-      },
+      [&](std::size_t i) { return items[i].c ? check_case(b, *items[i].c, ctx, tolerance) : check_refusal(b, *items[i].r, ctx); },
       [&](std::size_t i, GoldenResult& r) {
         record.push_back({{"feature", feature.name},
                           {"backend", b.name},
@@ -81,7 +80,8 @@ void check_feature(const CheckArgs& a, const std::optional<Shard>& shard, const 
                           {"max_ulp", r.comparison.max_ulp},
                           {"seconds", r.seconds},
                           {"detail", r.detail}});
-        fmt::print("{:<6} {:<52} {:>6.2f}s  {}\n", to_string(r.status), std::string(feature.name) + "/" + r.id, r.seconds, r.detail);
+        fmt::print("{:<6} {:<52} {:>6.2f}s  {}\n", to_string(r.status), std::string(feature.name) + "/" + r.id, r.seconds,
+                   r.detail);
         std::fflush(stdout);
         const bool ok = r.status == GoldenStatus::pass;
         (items[i].c ? cases : refusals) += 1;
@@ -115,14 +115,15 @@ int check(const CheckArgs& a) {
   }
   for (const std::string& name : a.features) feature_or_throw(name);
   if (plan.empty())
-    throw UsageError("--backend", a.backend, fmt::format("no selected feature has a backend '{}' (see `twinproof features`)", a.backend));
+    throw UsageError("--backend", a.backend,
+                     fmt::format("no selected feature has a backend '{}' (see `twinproof features`)", a.backend));
   const std::optional<Shard> shard = a.shard.empty() ? shard_from_environment() : std::optional<Shard>(parse_shard(a.shard));
   nlohmann::json record = nlohmann::json::array();
   Tally t;
   for (const auto& [f, b] : plan) check_feature(a, shard, *f, *b, record, t);
   if (t.passed + t.failed + t.absent + t.errors == 0)
     throw UsageError("--filter", fmt::format("{} filter(s)", a.filters.size()),
-                      "no golden case is selected: nothing was checked (see the case ids in goldens/<feature>/*.json)");
+                     "no golden case is selected: nothing was checked (see the case ids in goldens/<feature>/*.json)");
   // Absent cases and errors are never passes: they count as failed unless absent ones are
   // explicitly skipped.
   const unsigned not_passed = t.failed + t.errors + (a.skip_absent ? 0 : t.absent);

@@ -9,7 +9,8 @@ namespace twinproof::cli {
 
 void add_input_flags(CLI::App& sub, InputArgs& a) {
   // INPUT, or vmaf's -r/--reference: one of the two. The short flags are the vmaf tool's.
-  CLI::Option* input = sub.add_option("input", a.path, "A .y4m or raw .yuv file, - for stdin (Y4M), or vector:ID (vector:ID~DIST: a pair)");
+  CLI::Option* input =
+      sub.add_option("input", a.path, "A .y4m or raw .yuv file, - for stdin (Y4M), or vector:ID (vector:ID~DIST: a pair)");
   CLI::Option* reference = sub.add_option("-r,--reference", a.path, "The reference clip (as INPUT; vmaf's flag)");
   input->excludes(reference);
   reference->excludes(input);
@@ -51,7 +52,8 @@ bool names_a_pair(const InputArgs& a, const std::string& distorted) {
 ClipPair open_cli_pair(const InputArgs& a, const std::string& distorted) {
   if (a.path.rfind("vector:", 0) == 0 && a.path.find('~') != std::string::npos) {
     if (!distorted.empty())
-      throw UsageError("--distorted", distorted, fmt::format("{} is a pair already; --distorted names a second clip for a single one", a.path));
+      throw UsageError("--distorted", distorted,
+                       fmt::format("{} is a pair already; --distorted names a second clip for a single one", a.path));
     const Manifest& m = Manifest::project();
     const VectorSpec& v = m.reference_of(a.path.substr(7));
     return open_pair(a.path.substr(7), v.fmt.bitdepth, v.fmt.chroma, m);

@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/support/exit_guard.hpp"
 #include "harness/gate/faults.hpp"
 #include "harness/plugins/plugin_twin.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/support/exit_guard.hpp"
 #include "harness/support/version.hpp"
 
 namespace {
@@ -26,11 +26,14 @@ struct OutsideTwins {
   std::string vmaf_tool, vmaf_cuda_tool, libvmaf_driver;
 
   void add_options(CLI::App& app) {
-    app.add_option("--twins", twins_files, "A twins file of external programs to gate (repeatable; ci/twins/*.json are always read)")
+    app.add_option("--twins", twins_files,
+                   "A twins file of external programs to gate (repeatable; ci/twins/*.json are always read)")
         ->check(CLI::ExistingFile);
-    app.add_option("--plugin", plugins, "A plugin twin library (extractors/twinproof_plugin.h) to load (repeatable; also TWINPROOF_PLUGINS)");
+    app.add_option("--plugin", plugins,
+                   "A plugin twin library (extractors/twinproof_plugin.h) to load (repeatable; also TWINPROOF_PLUGINS)");
     app.add_option("--vmaf", vmaf_tool, "The vmaf tool the `vmaf` exec twins run (else TWINPROOF_VMAF)");
-    app.add_option("--vmaf-cuda", vmaf_cuda_tool, "A vmaf tool built with CUDA, which the `vmaf-cuda` exec twin runs (else TWINPROOF_VMAF_CUDA)");
+    app.add_option("--vmaf-cuda", vmaf_cuda_tool,
+                   "A vmaf tool built with CUDA, which the `vmaf-cuda` exec twin runs (else TWINPROOF_VMAF_CUDA)");
     app.add_option("--libvmaf-driver", libvmaf_driver,
                    "twinproof's libvmaf driver the `libvmaf` exec twins run (else TWINPROOF_LIBVMAF_DRIVER)");
   }
@@ -76,8 +79,9 @@ bool names_a_known_command(CLI::App& app, int argc, char** argv) {
 
 int run_command_line(int argc, char** argv) {
   using namespace twinproof;
-  CLI::App app{"twinproof: proves that GPU twins of video-quality feature extractors return the "
-               "CPU reference's scores (bit for bit where the calibration table says exact)"};
+  CLI::App app{
+      "twinproof: proves that GPU twins of video-quality feature extractors return the "
+      "CPU reference's scores (bit for bit where the calibration table says exact)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("twinproof " TWINPROOF_VERSION " (") + git_commit() + ")");
   int rc = kExitPass;

@@ -5,8 +5,8 @@
 
 #include "extractors/registry.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/scoring/repro.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof::cli {

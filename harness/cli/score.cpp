@@ -2,21 +2,21 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "extractors/feature.hpp"
+#include "harness/calibration/rules.hpp"
 #include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/support/paths.hpp"
 #include "harness/cli/input.hpp"
-#include "harness/calibration/rules.hpp"
-#include "harness/support/errors.hpp"
-#include "harness/scoring/scores.hpp"
 #include "harness/report/vmaf_output.hpp"
-#include "extractors/feature.hpp"
+#include "harness/scoring/scores.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/support/paths.hpp"
 
 namespace twinproof::cli {
 namespace {
@@ -24,7 +24,8 @@ namespace {
 struct ScoreArgs {
   InputArgs input;        // INPUT or -r/--reference, with the raw geometry flags
   std::string distorted;  // -d/--distorted FILE: the pair's distorted clip (the input is its reference)
-  std::vector<std::string> features;  // --feature, repeatable: NAME or NAME=opt=val:opt=val (default: vmaf for a pair, else float_motion)
+  std::vector<std::string>
+      features;  // --feature, repeatable: NAME or NAME=opt=val:opt=val (default: vmaf for a pair, else float_motion)
   std::string backend = "cpu";
   std::vector<std::string> options;
   std::string frames;
@@ -33,12 +34,12 @@ struct ScoreArgs {
   bool json_given = false, xml = false, csv = false, sub = false, vmaf_names = false, quiet = false;
   std::optional<unsigned> frame_cnt;                 // vmaf's --frame_cnt: the clips are this many frames long
   unsigned frame_skip_ref = 0, frame_skip_dist = 0;  // vmaf's: frames dropped at the start of each clip
-  bool no_prediction = false;       // vmaf's: no model score (a pair without --feature then needs one)
+  bool no_prediction = false;                        // vmaf's: no model score (a pair without --feature then needs one)
   std::vector<std::string> models;  // vmaf's -m/--model: version=NAME or path=FILE, with :disable_clip, :enable_transform
   std::string precision = "exact";
   int device = 0;
-  unsigned threads = 0;  // CPU backends' threads; 0: every hardware thread
-  unsigned readers = 0;  // threads reading ahead; 0: chosen from the hardware
+  unsigned threads = 0;                // CPU backends' threads; 0: every hardware thread
+  unsigned readers = 0;                // threads reading ahead; 0: chosen from the hardware
   std::string host_memory = "pinned";  // where frames are read: the backend's page-locked memory, or pageable
 };
 
@@ -46,7 +47,8 @@ struct ScoreArgs {
 std::pair<std::string, OptionList> parse_feature_flag(const std::string& text) {
   const auto eq = text.find('=');
   std::pair<std::string, OptionList> out{text.substr(0, eq), {}};
-  if (out.first.empty()) throw UsageError("--feature", text, fmt::format("--feature '{}': no feature name (NAME=opt=val:opt=val)", text));
+  if (out.first.empty())
+    throw UsageError("--feature", text, fmt::format("--feature '{}': no feature name (NAME=opt=val:opt=val)", text));
   if (eq == std::string::npos) return out;
   std::size_t begin = eq + 1;
   for (;;) {
@@ -81,8 +83,9 @@ std::optional<DocumentPlan> plan_document(const ScoreArgs& a, const FeatureDescr
   const VmafFormat chosen = a.csv ? VmafFormat::csv : a.sub ? VmafFormat::sub : a.json_given ? VmafFormat::json : VmafFormat::xml;
   if (!a.json.empty()) {
     if (!a.output.empty())
-      throw UsageError("--output", a.output,
-                        fmt::format("--json '{}' and --output '{}' both name the output file: give the file once", a.json, a.output));
+      throw UsageError(
+          "--output", a.output,
+          fmt::format("--json '{}' and --output '{}' both name the output file: give the file once", a.json, a.output));
     return DocumentPlan{a.json, VmafFormat::json};
   }
   if (!a.output.empty()) return DocumentPlan{a.output, chosen};  // vmaf's default format is XML
@@ -119,7 +122,8 @@ ClipPair open_score_clips(const ScoreArgs& a) {
   ClipPair clips = open_cli_pair(a.input, a.distorted);
   const bool pair = clips.distorted != nullptr;
   if (!pair && a.frame_skip_dist != 0)
-    throw UsageError("--frame_skip_dist", std::to_string(a.frame_skip_dist), "--frame_skip_dist needs a distorted clip (-d/--distorted)");
+    throw UsageError("--frame_skip_dist", std::to_string(a.frame_skip_dist),
+                     "--frame_skip_dist needs a distorted clip (-d/--distorted)");
   clips.reference = clip_window(std::move(clips.reference), a.frame_skip_ref, a.frame_cnt);
   if (pair) clips.distorted = clip_window(std::move(clips.distorted), a.frame_skip_dist, a.frame_cnt);
   return clips;
@@ -140,17 +144,18 @@ std::string model_feature_options(const std::string& text) {
     const std::string value = eq == std::string::npos ? "true" : part.substr(eq + 1);
     if ((key == "version" || key == "path") && eq != std::string::npos && !value.empty() && model.empty()) {
       if (key == "version" && (value.find('/') != std::string::npos || value.ends_with(".json")))
-        throw UsageError("--model", text, fmt::format("-m/--model '{}': version={} names a file: give path={}", text, value, value));
+        throw UsageError("--model", text,
+                         fmt::format("-m/--model '{}': version={} names a file: give path={}", text, value, value));
       if (key == "path" && value.find('/') == std::string::npos && !value.ends_with(".json"))
         model = "./" + value;  // a path, never mistaken for a built-in version
-      else
-        model = value;
+      else model = value;
     } else if ((key == "disable_clip" || key == "enable_transform") && (value == "true" || value == "false")) {
       flags.push_back(key + "=" + value);
     } else {
       throw UsageError("--model", text,
                        fmt::format("-m/--model '{}': '{}' is not version=NAME, path=FILE, disable_clip or enable_transform "
-                                   "(each once, separated by ':')", text, part));
+                                   "(each once, separated by ':')",
+                                   text, part));
     }
   }
   if (model.empty()) throw UsageError("--model", text, fmt::format("-m/--model '{}': give version=NAME or path=FILE", text));
@@ -179,8 +184,9 @@ std::vector<FeatureRun> plan_feature_runs(const ScoreArgs& a) {
     given.push_back(pair ? "vmaf" : "float_motion");
   }
   if (given.size() > 1 && !a.options.empty())
-    throw UsageError("--option", a.options.front(),
-                     "--option is for a single --feature; with several, give each its options as vmaf does: --feature NAME=opt=val:opt=val");
+    throw UsageError(
+        "--option", a.options.front(),
+        "--option is for a single --feature; with several, give each its options as vmaf does: --feature NAME=opt=val:opt=val");
   std::vector<FeatureRun> runs;
   for (const std::string& text : given) {
     auto [feature_name, feature_options] = parse_feature_flag(text);
@@ -198,7 +204,8 @@ std::vector<FeatureRun> plan_feature_runs(const ScoreArgs& a) {
 }
 
 // Each feature over the clips, read afresh per feature; the format and name of the clip read.
-void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<FeatureRun>& runs, Format& format, std::string& source_name) {
+void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<FeatureRun>& runs, Format& format,
+                std::string& source_name) {
   for (FeatureRun& r : runs) {
     const Backend& b = backend_or_throw(std::string(r.feature->name), a.backend);
     RunOptions run;
@@ -206,7 +213,7 @@ void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<Feature
     run.lookahead = r.feature->lookahead;  // the last frame's motion2 as the whole clip gives it
     run.readers = resolve_readers(a.readers, b, checked_threads(a.threads));
     run.backend_memory = pinned_host_memory(a.host_memory);  // a device twin uploads from the frames as read
-    ClipPair clips = open_score_clips(a);  // each feature reads the clips afresh
+    ClipPair clips = open_score_clips(a);                    // each feature reads the clips afresh
     FrameSource* src = clips.reference.get();
     format = src->format();
     source_name = src->name();
@@ -226,7 +233,8 @@ void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<Feature
 // One table of every feature's metrics, each under the key the output uses (libvmaf's with
 // --vmaf-names): two features may not write one key. `columns` pairs each metric's key in the
 // table with the key printed.
-ScoreTable merge_runs(const ScoreArgs& a, const std::vector<FeatureRun>& runs, std::vector<std::pair<std::string, std::string>>& columns) {
+ScoreTable merge_runs(const ScoreArgs& a, const std::vector<FeatureRun>& runs,
+                      std::vector<std::pair<std::string, std::string>>& columns) {
   ScoreTable table;
   table.set_frames(runs.front().table.first_frame(), runs.front().table.frames());
   for (const FeatureRun& r : runs) {
@@ -235,7 +243,8 @@ ScoreTable merge_runs(const ScoreArgs& a, const std::vector<FeatureRun>& runs, s
         if (c.second == key)
           throw UsageError("--feature", std::string(r.feature->name),
                            fmt::format("two features write '{}': give --vmaf-names to key every metric as libvmaf does", key));
-      table.set_column(key, r.table.columns().count(metric) ? r.table.columns().at(metric) : std::vector<std::optional<double>>{});
+      table.set_column(key,
+                       r.table.columns().count(metric) ? r.table.columns().at(metric) : std::vector<std::optional<double>>{});
       columns.emplace_back(key, key);
     };
     if (a.vmaf_names) {  // libvmaf's keys, in the order its output lists them
@@ -251,8 +260,8 @@ ScoreTable merge_runs(const ScoreArgs& a, const std::vector<FeatureRun>& runs, s
 
 // The score document (-o/--json/--xml/--csv), libvmaf's shape; with -o - on stdout.
 void write_document(const ScoreArgs& a, const DocumentPlan& plan, NumberStyle style, const std::vector<FeatureRun>& runs,
-                    const ScoreTable& table, const std::vector<std::pair<std::string, std::string>>& columns, const Format& format,
-                    const std::string& source_name, double seconds) {
+                    const ScoreTable& table, const std::vector<std::pair<std::string, std::string>>& columns,
+                    const Format& format, const std::string& source_name, double seconds) {
   VmafDocument doc;
   doc.table = &table;
   doc.columns = columns;
@@ -314,9 +323,10 @@ int run_score(const ScoreArgs& a) {
 
 void add_score(CLI::App& app, int& rc) {
   auto a = std::make_shared<ScoreArgs>();
-  CLI::App* sub = app.add_subcommand("score", "Score one input (or a pair) with one backend: a per-frame table (decimal and %a), "
-                                              "or libvmaf's JSON, XML, CSV or subtitle lines. Takes the vmaf tool's command "
-                                              "line: -r REF -d DIST -w W -h H -p 420 -b 10 --feature NAME=opt=val --json -o FILE");
+  CLI::App* sub = app.add_subcommand("score",
+                                     "Score one input (or a pair) with one backend: a per-frame table (decimal and %a), "
+                                     "or libvmaf's JSON, XML, CSV or subtitle lines. Takes the vmaf tool's command "
+                                     "line: -r REF -d DIST -w W -h H -p 420 -b 10 --feature NAME=opt=val --json -o FILE");
   // vmaf's -h is the height: help is --help alone here.
   sub->set_help_flag("--help", "Print this help message and exit");
   add_input_flags(*sub, a->input);
@@ -332,7 +342,8 @@ void add_score(CLI::App& app, int& rc) {
   sub->add_option("--frame_cnt", a->frame_cnt, "vmaf's: the clips end after this many frames (after the skipped ones)");
   sub->add_option("--frame_skip_ref", a->frame_skip_ref, "vmaf's: frames dropped at the start of the reference");
   sub->add_option("--frame_skip_dist", a->frame_skip_dist, "vmaf's: frames dropped at the start of the distorted clip");
-  sub->add_option("-o,--output", a->output, "Write libvmaf's document to FILE (- for stdout); format: --xml (default), --json, --csv or --sub");
+  sub->add_option("-o,--output", a->output,
+                  "Write libvmaf's document to FILE (- for stdout); format: --xml (default), --json, --csv or --sub");
   sub->add_option("--json", a->json, "JSON: bare, the format of --output (or stdout); with FILE, write it there (- for stdout)")
       ->expected(0, 1);
   sub->add_flag("--xml", a->xml, "XML, libvmaf's shape (to --output, or stdout)");

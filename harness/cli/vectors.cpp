@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "harness/cli/commands.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/gate/matrix.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
@@ -41,7 +41,9 @@ int list() {
   std::vector<std::vector<std::string>> rows = {{"id", "recipe", "format", "frames", "source"}};
   for (const VectorSpec& v : m.vectors()) {
     std::string where = "generated";
-    if (v.decoded) where = vector_present(v) ? "cached: " + cached_vector_path(v).string() : "not fetched (twinproof vectors fetch " + v.id + ")";
+    if (v.decoded)
+      where =
+          vector_present(v) ? "cached: " + cached_vector_path(v).string() : "not fetched (twinproof vectors fetch " + v.id + ")";
     rows.push_back({v.id, v.recipe, describe(v.fmt), std::to_string(v.frames), where});
   }
   for (const std::string& id : encoded_pairs()) {
@@ -49,7 +51,8 @@ int list() {
     const VectorSpec& v = m.get(name.reference);
     const DistortionSpec& d = m.distortion(name.distortion);
     rows.push_back({id, d.recipe + " " + d.params.dump(), describe(v.fmt), std::to_string(v.frames),
-                    clips_present(id) ? "cached: " + cached_pair_path(name.reference, d).string() : "not fetched (twinproof vectors fetch " + id + ")"});
+                    clips_present(id) ? "cached: " + cached_pair_path(name.reference, d).string()
+                                      : "not fetched (twinproof vectors fetch " + id + ")"});
   }
   print_columns(rows, {3});
   return kExitPass;
@@ -84,9 +87,10 @@ int make(const std::string& id, std::string out, bool y4m) {
   if (out != "-") {
     const PairName name = split_pair_name(id);
     const DistortionSpec* d = name.distortion.empty() ? nullptr : &Manifest::project().distortion(name.distortion);
-    const std::string verified = d == nullptr  ? fmt::format("its sha256 {} verified", v.sha256)
-                                 : d->encoded() ? fmt::format("its pinned sha256 {} verified", encoded_pin(*d, v.id, Manifest::project()).sha256)
-                                                : fmt::format("made from the reference, whose sha256 {} was verified", v.sha256);
+    const std::string verified =
+        d == nullptr   ? fmt::format("its sha256 {} verified", v.sha256)
+        : d->encoded() ? fmt::format("its pinned sha256 {} verified", encoded_pin(*d, v.id, Manifest::project()).sha256)
+                       : fmt::format("made from the reference, whose sha256 {} was verified", v.sha256);
     fmt::print(stderr, "{}: {} frames of {} written to {} ({})\n", id, v.frames, describe(v.fmt), out, verified);
   }
   return kExitPass;
@@ -151,14 +155,16 @@ int verify(const std::vector<std::string>& ids) {
   };
   if (!(vectors.empty() && !ids.empty()))
     for (const VectorSpec* v : select(vectors, false))
-      check(v->id, vector_present(*v), [&] { return open_vector(*v); }, v->frames, v->sha256);
+      check(
+          v->id, vector_present(*v), [&] { return open_vector(*v); }, v->frames, v->sha256);
   for (const std::string& id : pairs) {
     const VectorSpec& v = m.reference_of(id);
     const DistortionSpec& d = m.distortion(split_pair_name(id).distortion);
     if (!d.encoded())
       throw UsageError("ids", id, fmt::format("{} is made from its reference as it is read: verify its reference {}", id, v.id));
     const std::string sha = encoded_pin(d, v.id, m).sha256;
-    check(id, clips_present(id), [&] { return std::move(open_pair(id, v.fmt.bitdepth, v.fmt.chroma).distorted); }, v.frames, sha);
+    check(
+        id, clips_present(id), [&] { return std::move(open_pair(id, v.fmt.bitdepth, v.fmt.chroma).distorted); }, v.frames, sha);
   }
   fmt::print("{} passed, {} failed\n", good, bad);
   return bad == 0 ? kExitPass : kExitError;

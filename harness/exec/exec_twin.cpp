@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 #include "extractors/feature.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
 #include "harness/gate/faults.hpp"
 #include "harness/gate/interrupt.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/io/frame.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/process.hpp"
 #include "harness/support/sha256.hpp"
 
@@ -125,18 +125,21 @@ class ExecTwin final : public Extractor {
   void init(const Format& fmt, const OptionList& options) override {
     const ExecTwinSpec& s = *spec_;
     const auto reason = [&](const std::string& what) {
-      return fmt::format("{} ({}) does not take {}{}", s.name, s.file, what, s.unsupported_reason.empty() ? "" : ": " + s.unsupported_reason);
+      return fmt::format("{} ({}) does not take {}{}", s.name, s.file, what,
+                         s.unsupported_reason.empty() ? "" : ": " + s.unsupported_reason);
     };
     if (std::find(s.bitdepths.begin(), s.bitdepths.end(), fmt.bitdepth) == s.bitdepths.end())
       throw BackendUnavailable("bitdepth", std::to_string(fmt.bitdepth), reason(fmt::format("{}-bit input", fmt.bitdepth)));
     if (std::find(s.chroma.begin(), s.chroma.end(), fmt.chroma) == s.chroma.end())
-      throw BackendUnavailable("chroma", std::string(to_string(fmt.chroma)), reason(fmt::format("{} input", to_string(fmt.chroma))));
+      throw BackendUnavailable("chroma", std::string(to_string(fmt.chroma)),
+                               reason(fmt::format("{} input", to_string(fmt.chroma))));
     // A command without {distorted} hands its program one clip; a feature that scores the
     // distorted clip against the reference cannot be run through it.
     if (feature_.reads_distorted && !s.takes_pair)
-      throw BackendUnavailable("feature", std::string(feature_.name),
-                               reason(fmt::format("a pair of clips ({} reads the distorted clip too; its command names no {{distorted}})",
-                                                  feature_.name)));
+      throw BackendUnavailable(
+          "feature", std::string(feature_.name),
+          reason(fmt::format("a pair of clips ({} reads the distorted clip too; its command names no {{distorted}})",
+                             feature_.name)));
     if (s.options == ExecTwinSpec::Options::none && !options.empty())
       throw BackendUnavailable("option", options.front().first, reason(fmt::format("options ({} given)", options.front().first)));
     const Located where = locate(s);
@@ -160,7 +163,8 @@ class ExecTwin final : public Extractor {
     }
     // A fresh folder per instance (TMPDIR, else /tmp), removed with it.
     std::string folder = (fs::temp_directory_path() / "twinproof-exec-XXXXXX").string();
-    if (::mkdtemp(folder.data()) == nullptr) throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
+    if (::mkdtemp(folder.data()) == nullptr)
+      throw InputError(folder, "folder", folder, "cannot create the exec twin's work folder");
     dir_ = folder;
     keep_dir_ = keep_work_folders.load();
     if (!handed_over_.empty()) {  // a raw file: run_exec_twin_on_file hands over only to twins reading raw frames
@@ -196,7 +200,8 @@ class ExecTwin final : public Extractor {
     const ExecTwinSpec& s = *spec_;
     if (writer_) writer_->close();
     if (distorted_writer_) distorted_writer_->close();
-    const fs::path output = dir_ / fmt::format("scores.{}", s.output == ScoreFileFormat::ffmpeg_vmafmotion ? "txt" : to_string(s.output));
+    const fs::path output =
+        dir_ / fmt::format("scores.{}", s.output == ScoreFileFormat::ffmpeg_vmafmotion ? "txt" : to_string(s.output));
     argv_ = expand(s.command_of(feature_.name), output);
     identify();
     ToolRun run;
@@ -210,13 +215,15 @@ class ExecTwin final : public Extractor {
     program_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (done.interrupted_by) throw Interrupted{done.interrupted_by};
     if (done.timed_out)
-      throw TimeoutError(fmt::format("{} ran past its timeout of {} s ({}): {}", s.name, s.timeout_s, s.file, shell_words(argv_)));
+      throw TimeoutError(
+          fmt::format("{} ran past its timeout of {} s ({}): {}", s.name, s.timeout_s, s.file, shell_words(argv_)));
     if (!done.start_error.empty()) throw ToolFailed(done.status, fmt::format("{} could not start: {}", s.name, done.start_error));
     if (done.status != 0) {
       std::string said = file_tail(run.stderr_file);
       if (said.empty()) said = file_tail(dir_ / "stdout.txt");
       if (done.status == s.unsupported_exit)
-        throw BackendUnavailable("twin", s.name, fmt::format("{} cannot run here: {}", s.name, said.empty() ? "(it printed nothing)" : said));
+        throw BackendUnavailable("twin", s.name,
+                                 fmt::format("{} cannot run here: {}", s.name, said.empty() ? "(it printed nothing)" : said));
       // A program killed by a signal crashed or was aborted, and a status from 126 to 192 is a
       // shell's word for the same (126/127: could not run, 128 + N: killed by signal N): never a
       // refusal, whatever the twins file lists. Above that is a program's own status (exit(-1)
@@ -224,13 +231,17 @@ class ExecTwin final : public Extractor {
       const bool crashed = done.signal != 0 || (done.status >= 126 && done.status <= 192);
       const bool listed = std::find(s.refusal_exits.begin(), s.refusal_exits.end(), done.status) != s.refusal_exits.end();
       const bool may_refuse = !crashed && (listed || (s.refusal_exits.empty() && done.status <= 125));
-      const std::string how = done.signal != 0 ? fmt::format("was killed by signal {} ({}; exit status {}), a crash and never a refusal",
-                                                              done.signal, ::strsignal(done.signal), done.status)
-                              : crashed        ? fmt::format("exited with status {} (a shell's report of a crash or of a program that "
-                                                             "could not run, never a refusal)", done.status)
-                                               : fmt::format("exited with status {}", done.status);
+      const std::string how = done.signal != 0
+                                  ? fmt::format("was killed by signal {} ({}; exit status {}), a crash and never a refusal",
+                                                done.signal, ::strsignal(done.signal), done.status)
+                              : crashed ? fmt::format(
+                                              "exited with status {} (a shell's report of a crash or of a program that "
+                                              "could not run, never a refusal)",
+                                              done.status)
+                                        : fmt::format("exited with status {}", done.status);
       throw ToolFailed(done.status,
-                       fmt::format("{} {}: {}{}", s.name, how, shell_words(argv_), said.empty() ? " (it printed nothing)" : "; it said: " + said),
+                       fmt::format("{} {}: {}{}", s.name, how, shell_words(argv_),
+                                   said.empty() ? " (it printed nothing)" : "; it said: " + said),
                        may_refuse);
     }
     if (!s.unsupported_if_said.empty())
@@ -240,10 +251,11 @@ class ExecTwin final : public Extractor {
           const auto line_start = text.rfind('\n', at);
           const auto line_end = text.find('\n', at);
           const std::size_t from = line_start == std::string::npos ? 0 : line_start + 1;
-          throw BackendUnavailable("twin", s.name,
-                                   fmt::format("{} exited 0 but said '{}': it did not run as the twin it is declared as ({})", s.name,
-                                               escape_control(text.substr(from, line_end == std::string::npos ? std::string::npos : line_end - from)),
-                                               s.file));
+          throw BackendUnavailable(
+              "twin", s.name,
+              fmt::format("{} exited 0 but said '{}': it did not run as the twin it is declared as ({})", s.name,
+                          escape_control(text.substr(from, line_end == std::string::npos ? std::string::npos : line_end - from)),
+                          s.file));
         }
       }
     emit(read_score_file(output.string(), s.output), output.string(), sink);
@@ -385,7 +397,8 @@ class ExecTwin final : public Extractor {
         v.stderr_file = dir_ / "version.err";
         v.timeout_s = 30;
         const ToolExit e = run_tool(v);
-        it->second.version = e.status == 0 ? first_line(v.stdout_file) : fmt::format("unknown (the version command exited {})", e.status);
+        it->second.version =
+            e.status == 0 ? first_line(v.stdout_file) : fmt::format("unknown (the version command exited {})", e.status);
         if (it->second.version.empty()) it->second.version = first_line(v.stderr_file);
       }
     }
@@ -432,7 +445,6 @@ class ExecTwin final : public Extractor {
     return out;
   }
 
-
   std::shared_ptr<const ExecTwinSpec> spec_;
   const FeatureDescriptor& feature_;
   ExtractorContext ctx_;
@@ -453,7 +465,7 @@ class ExecTwin final : public Extractor {
   }
 
   fs::path exe_, dir_, input_, distorted_;
-  fs::path handed_over_;  // the file the program reads itself (hand_over), else empty
+  fs::path handed_over_;            // the file the program reads itself (hand_over), else empty
   fs::path handed_over_distorted_;  // and the pair's distorted clip (handed_over_ when there is none)
   double program_ms_ = 0;
   std::unique_ptr<FrameWriter> writer_, distorted_writer_;
@@ -522,7 +534,8 @@ Availability exec_twin_availability(const ExecTwinSpec& spec) {
   const Located where = locate(spec);
   if (where.path.empty()) return {false, where.why_not};
   for (const std::string& c : spec.required_cpu)
-    if (!host_has_cpu_feature(c)) return {false, fmt::format("{} needs a CPU with {} ({}); this host's has none", spec.name, c, spec.summary)};
+    if (!host_has_cpu_feature(c))
+      return {false, fmt::format("{} needs a CPU with {} ({}); this host's has none", spec.name, c, spec.summary)};
   if (spec.probe) {
     const std::string why = probe_failure(spec, where.path);
     if (!why.empty()) return {false, why};
@@ -544,8 +557,8 @@ std::map<const Backend*, std::shared_ptr<const ExecTwinSpec>>& registered_specs(
 }  // namespace
 
 std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
-                                                const fs::path& raw_file, const fs::path& raw_distorted, unsigned frames,
-                                                ScoreSink& sink) {
+                                            const fs::path& raw_file, const fs::path& raw_distorted, unsigned frames,
+                                            ScoreSink& sink) {
   const auto found = registered_specs().find(&b);
   if (found == registered_specs().end() || found->second->input != ExecTwinSpec::Input::yuv) return std::nullopt;
   ExecTwin twin(found->second, feature_or_throw(b.feature), ExtractorContext{});

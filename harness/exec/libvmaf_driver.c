@@ -133,10 +133,14 @@ static VmafModel *load_model(const char *const *options, unsigned n) {
     const size_t len = (size_t)(eq - options[k]);
     const char *value = eq + 1;
     if (len == 5 && !strncmp(options[k], "model", 5)) spec = value;
-    else if (len == 12 && !strncmp(options[k], "disable_clip", 12) && !strcmp(value, "true")) flags |= VMAF_MODEL_FLAG_DISABLE_CLIP;
-    else if (len == 16 && !strncmp(options[k], "enable_transform", 16) && !strcmp(value, "true")) flags |= VMAF_MODEL_FLAG_ENABLE_TRANSFORM;
-    else if (!(len == 12 && !strncmp(options[k], "disable_clip", 12)) && !(len == 16 && !strncmp(options[k], "enable_transform", 16))) {
-      fprintf(stderr, "twinproof-libvmaf-driver: --feature vmaf: unknown option '%s' (model, disable_clip, enable_transform)\n", options[k]);
+    else if (len == 12 && !strncmp(options[k], "disable_clip", 12) && !strcmp(value, "true"))
+      flags |= VMAF_MODEL_FLAG_DISABLE_CLIP;
+    else if (len == 16 && !strncmp(options[k], "enable_transform", 16) && !strcmp(value, "true"))
+      flags |= VMAF_MODEL_FLAG_ENABLE_TRANSFORM;
+    else if (!(len == 12 && !strncmp(options[k], "disable_clip", 12)) &&
+             !(len == 16 && !strncmp(options[k], "enable_transform", 16))) {
+      fprintf(stderr, "twinproof-libvmaf-driver: --feature vmaf: unknown option '%s' (model, disable_clip, enable_transform)\n",
+              options[k]);
       exit(1);
     }
   }
@@ -202,8 +206,7 @@ static int parse_args(int argc, char **argv, struct Args *a) {
     else if (!strcmp(f, "--threads")) {
       a->threads = whole(f, v);
       if (a->threads > 1024) usage("--threads is at most 1024");
-    }
-    else if (!strcmp(f, "--width")) a->width = number(f, v);
+    } else if (!strcmp(f, "--width")) a->width = number(f, v);
     else if (!strcmp(f, "--height")) a->height = number(f, v);
     else if (!strcmp(f, "--bitdepth")) a->bitdepth = number(f, v);
     else if (!strcmp(f, "--chroma")) a->chroma = v;
@@ -219,7 +222,8 @@ static int parse_args(int argc, char **argv, struct Args *a) {
       return 2;
     }
   }
-  if (input && (a->reference || a->distorted)) usage("--input is one clip as both pictures: give it, or --reference and --distorted");
+  if (input && (a->reference || a->distorted))
+    usage("--input is one clip as both pictures: give it, or --reference and --distorted");
   if (input) a->reference = a->distorted = input;
   if (!a->reference || !a->distorted) usage("--reference and --distorted (or --input) are required");
   if (!a->feature || !a->width || !a->height || !a->n_metrics) usage("--width, --height, --feature and --metric are required");
@@ -238,7 +242,9 @@ static int parse_args(int argc, char **argv, struct Args *a) {
 static int open_context(const struct Args *a, VmafContext **vmaf, VmafModel **model) {
 #ifndef TWINPROOF_DRIVER_CUDA
   if (a->cuda) {
-    fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this driver was built without CUDA (build it with scripts/build-libvmaf.sh --cuda)\n");
+    fprintf(
+        stderr,
+        "twinproof-libvmaf-driver: --cuda: this driver was built without CUDA (build it with scripts/build-libvmaf.sh --cuda)\n");
     return 3;
   }
 #endif
@@ -246,19 +252,23 @@ static int open_context(const struct Args *a, VmafContext **vmaf, VmafModel **mo
   const char *extractor = a->feature;
   static char cuda_extractor[256];
   if (a->cuda && !is_model) {
-    if (snprintf(cuda_extractor, sizeof cuda_extractor, "%s_cuda", a->feature) >= (int)sizeof cuda_extractor) usage("--feature is too long");
+    if (snprintf(cuda_extractor, sizeof cuda_extractor, "%s_cuda", a->feature) >= (int)sizeof cuda_extractor)
+      usage("--feature is too long");
     extractor = cuda_extractor;
     /* A probe on a scratch context (an extractor is only initialised at the first picture). It
      * cannot check the options: libvmaf ignores a key that is not in an extractor's option table,
      * so an option the CUDA extractor lacks is silently not applied (the scores show it). */
     if (!has_extractor(extractor)) {
-      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this libvmaf has no CUDA extractor of %s (no extractor named %s)\n", a->feature,
-              extractor);
+      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: this libvmaf has no CUDA extractor of %s (no extractor named %s)\n",
+              a->feature, extractor);
       return 3;
     }
   }
-  VmafConfiguration cfg = {
-      .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = (unsigned)a->threads, .n_subsample = 1, .cpumask = a->cpumask, .gpumask = 0};
+  VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR,
+                           .n_threads = (unsigned)a->threads,
+                           .n_subsample = 1,
+                           .cpumask = a->cpumask,
+                           .gpumask = 0};
   check(vmaf_init(vmaf, cfg), "vmaf_init");
 #ifdef TWINPROOF_DRIVER_CUDA
   if (a->cuda) {
@@ -267,7 +277,8 @@ static int open_context(const struct Args *a, VmafContext **vmaf, VmafModel **mo
     /* No driver or device here: the twin cannot run on this machine (not a refusal). */
     const int err = vmaf_cuda_state_init(&cu_state, cu_cfg);
     if (err) {
-      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: vmaf_cuda_state_init failed (%d): no usable CUDA driver or device\n", err);
+      fprintf(stderr, "twinproof-libvmaf-driver: --cuda: vmaf_cuda_state_init failed (%d): no usable CUDA driver or device\n",
+              err);
       return 3;
     }
     check(vmaf_cuda_import_state(*vmaf, cu_state), "vmaf_cuda_import_state");
@@ -278,7 +289,8 @@ static int open_context(const struct Args *a, VmafContext **vmaf, VmafModel **mo
     *model = load_model(a->options, a->n_options);
     check(vmaf_use_features_from_model(*vmaf, *model), "vmaf_use_features_from_model");
   } else {
-    check(vmaf_use_feature(*vmaf, extractor, dictionary(a->options, a->n_options)), "vmaf_use_feature (the feature or its options)");
+    check(vmaf_use_feature(*vmaf, extractor, dictionary(a->options, a->n_options)),
+          "vmaf_use_feature (the feature or its options)");
   }
   return 0;
 }

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "extractors/feature.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 
 namespace twinproof {
@@ -20,10 +20,18 @@ namespace {
 // The placeholders a template word may hold. A word that is exactly "{options}" expands to the
 // option words of every option; anything else in braces is refused when the file is read, not
 // when a cell runs.
-const std::vector<std::string_view> kPlaceholders = {"exe",    "input",  "reference", "distorted", "output", "width",   "height",  "bitdepth",
-                                                     "pixfmt", "chroma", "frames", "feature", "options", "vmaf_options",
-                                                     "device", "name",   "value",        "metrics",      "key",
-                                                     "variant", "libvmaf_model", "libvmaf_model_filter", "host_threads"};
+const std::vector<std::string_view> kPlaceholders = {"exe",           "input",
+                                                     "reference",     "distorted",
+                                                     "output",        "width",
+                                                     "height",        "bitdepth",
+                                                     "pixfmt",        "chroma",
+                                                     "frames",        "feature",
+                                                     "options",       "vmaf_options",
+                                                     "device",        "name",
+                                                     "value",         "metrics",
+                                                     "key",           "variant",
+                                                     "libvmaf_model", "libvmaf_model_filter",
+                                                     "host_threads"};
 
 struct Reader {
   const std::string& file;
@@ -62,7 +70,8 @@ struct Reader {
     for (auto it = std::sregex_iterator(word.begin(), word.end(), brace); it != std::sregex_iterator(); ++it) {
       const std::string name = (*it)[1];
       if (std::find(kPlaceholders.begin(), kPlaceholders.end(), name) == kPlaceholders.end())
-        throw InputError(file, field, word, fmt::format("unknown placeholder {{{}}} (known: {})", name, fmt::join(kPlaceholders, ", ")));
+        throw InputError(file, field, word,
+                         fmt::format("unknown placeholder {{{}}} (known: {})", name, fmt::join(kPlaceholders, ", ")));
     }
     for (const char* alone : {"{options}", "{metrics}", "{variant}"})
       if (word.find(alone) != std::string::npos && word != alone)
@@ -80,11 +89,14 @@ ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vecto
     if (keys == "libvmaf") out.keys = ExecTwinSpec::Keys::libvmaf;
     else if (keys == "libvmaf-collector") out.keys = ExecTwinSpec::Keys::libvmaf_collector;
     else if (keys == "twinproof") out.keys = ExecTwinSpec::Keys::twinproof;
-    else throw InputError(file, where, keys, "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or an object mapping the program's keys to metrics");
+    else
+      throw InputError(file, where, keys,
+                       "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or an object mapping the program's keys to metrics");
     return out;
   }
   if (!metrics.is_object() || metrics.empty())
-    throw InputError(file, where, json_excerpt(metrics), "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or a non-empty object");
+    throw InputError(file, where, json_excerpt(metrics),
+                     "\"libvmaf\", \"libvmaf-collector\", \"twinproof\" or a non-empty object");
   out.keys = ExecTwinSpec::Keys::map;
   for (const auto& [key, metric] : metrics.items()) {
     if (!metric.is_string()) throw InputError(file, where + "." + key, json_excerpt(metric), "a metric name");
@@ -96,7 +108,8 @@ ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vecto
     for (const auto& [other, taken] : out.key_map)
       if (taken == metric.get<std::string>())
         throw InputError(file, where + "." + key, taken,
-                         fmt::format("{} is already the metric of key '{}': one key per metric, or which one to judge is a guess", taken, other));
+                         fmt::format("{} is already the metric of key '{}': one key per metric, or which one to judge is a guess",
+                                     taken, other));
     out.key_map[key] = metric.get<std::string>();
   }
   return out;
@@ -104,7 +117,8 @@ ExecTwinSpec::MetricKeys parse_metric_keys(const json& metrics, const std::vecto
 
 // Whether a word of the command holds the placeholder.
 bool names(const std::vector<std::string>& command, const char* placeholder) {
-  return std::any_of(command.begin(), command.end(), [&](const std::string& w) { return w.find(placeholder) != std::string::npos; });
+  return std::any_of(command.begin(), command.end(),
+                     [&](const std::string& w) { return w.find(placeholder) != std::string::npos; });
 }
 
 // What every command of a twin (its own, a feature's) must name: {output} where the output is a
@@ -115,16 +129,19 @@ void check_command(const std::vector<std::string>& command, bool output_on_stdou
   const std::string size = fmt::format("{} words", command.size());
   if (!output_on_stdout && !names(command, "{output}"))
     throw InputError(file, field, size, "an output read from a file needs {output} in the command");
-  if (!names(command, "{input}") && !names(command, "{reference}")) throw InputError(file, field, size, "the command needs {input} or {reference}");
+  if (!names(command, "{input}") && !names(command, "{reference}"))
+    throw InputError(file, field, size, "the command needs {input} or {reference}");
   if (takes_pair && names(command, "{distorted}") != *takes_pair)
     throw InputError(file, field, size,
-                     *takes_pair ? "the twin's command names {distorted}: so must each feature's" : "the twin's command names no {distorted}: neither may a feature's");
+                     *takes_pair ? "the twin's command names {distorted}: so must each feature's"
+                                 : "the twin's command names no {distorted}: neither may a feature's");
 }
 
 // A twin's name is part of cell ids.
 void check_twin_name(const std::string& name, const std::string& file, const std::string& field) {
   static const std::regex name_re("[a-z0-9][a-z0-9.-]{0,39}");
-  if (!std::regex_match(name, name_re)) throw InputError(file, field, name, "a twin's name is 1-40 of a-z, 0-9, '.', '-' (it is part of cell ids)");
+  if (!std::regex_match(name, name_re))
+    throw InputError(file, field, name, "a twin's name is 1-40 of a-z, 0-9, '.', '-' (it is part of cell ids)");
 }
 
 struct CpuFeature {
@@ -133,21 +150,40 @@ struct CpuFeature {
 };
 // __builtin_cpu_supports takes a literal: one function per name (only names GCC 12 and clang 14
 // both know: the sanitizer and fuzz builds use clang).
-#define TP_CPU(name) {name, [] { return __builtin_cpu_supports(name) != 0; }}
-const CpuFeature kCpuFeatures[] = {TP_CPU("sse2"),     TP_CPU("ssse3"),    TP_CPU("sse4.1"),   TP_CPU("avx"),
-                                   TP_CPU("avx2"),     TP_CPU("bmi"),      TP_CPU("bmi2"),     TP_CPU("avx512f"),  TP_CPU("avx512dq"),
-                                   TP_CPU("avx512cd"), TP_CPU("avx512bw"), TP_CPU("avx512vl"), TP_CPU("avx512vbmi"),
-                                   TP_CPU("avx512vbmi2"), TP_CPU("avx512vnni"), TP_CPU("avx512bitalg"), TP_CPU("avx512vpopcntdq"),
-                                   TP_CPU("gfni"),     TP_CPU("vpclmulqdq")};  // (both compilers' names: clang 14 has no "vaes")
+#define TP_CPU(name)                                       \
+  {                                                        \
+    name, [] { return __builtin_cpu_supports(name) != 0; } \
+  }
+const CpuFeature kCpuFeatures[] = {TP_CPU("sse2"),
+                                   TP_CPU("ssse3"),
+                                   TP_CPU("sse4.1"),
+                                   TP_CPU("avx"),
+                                   TP_CPU("avx2"),
+                                   TP_CPU("bmi"),
+                                   TP_CPU("bmi2"),
+                                   TP_CPU("avx512f"),
+                                   TP_CPU("avx512dq"),
+                                   TP_CPU("avx512cd"),
+                                   TP_CPU("avx512bw"),
+                                   TP_CPU("avx512vl"),
+                                   TP_CPU("avx512vbmi"),
+                                   TP_CPU("avx512vbmi2"),
+                                   TP_CPU("avx512vnni"),
+                                   TP_CPU("avx512bitalg"),
+                                   TP_CPU("avx512vpopcntdq"),
+                                   TP_CPU("gfni"),
+                                   TP_CPU("vpclmulqdq")};  // (both compilers' names: clang 14 has no "vaes")
 #undef TP_CPU
 
 std::vector<std::string> cpu_features(const json& list, const std::string& file, const std::string& where) {
-  if (!list.is_array() || list.empty()) throw InputError(file, where, json_excerpt(list), "a non-empty array of x86 CPU feature names");
+  if (!list.is_array() || list.empty())
+    throw InputError(file, where, json_excerpt(list), "a non-empty array of x86 CPU feature names");
   std::vector<std::string> out;
   for (const json& n : list) {
     const std::string name = n.is_string() ? n.get<std::string>() : std::string();
     if (std::none_of(std::begin(kCpuFeatures), std::end(kCpuFeatures), [&](const CpuFeature& c) { return c.name == name; }))
-      throw InputError(file, where, json_excerpt(n), fmt::format("an x86 CPU feature ({})", fmt::join(known_cpu_features(), ", ")));
+      throw InputError(file, where, json_excerpt(n),
+                       fmt::format("an x86 CPU feature ({})", fmt::join(known_cpu_features(), ", ")));
     out.push_back(name);
   }
   return out;
@@ -155,14 +191,19 @@ std::vector<std::string> cpu_features(const json& list, const std::string& file,
 
 // A twin's variants: the twin itself with the words of "{variant}" set, a name and summary of its
 // own, and the CPU features it needs added to the twin's.
-std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, const std::string& file, const std::string& where) {
+std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, const std::string& file,
+                                      const std::string& where) {
   const auto v = t.find("variants");
   if (v == t.end()) return {};
-  if (!v->is_array() || v->empty()) throw InputError(file, where + ".variants", json_excerpt(*v), "a non-empty array of variants");
-  if (!names(base.command, "{variant}")) throw InputError(file, where + ".command", fmt::format("{} words", base.command.size()), "a twin with variants places their words with {variant}");
+  if (!v->is_array() || v->empty())
+    throw InputError(file, where + ".variants", json_excerpt(*v), "a non-empty array of variants");
+  if (!names(base.command, "{variant}"))
+    throw InputError(file, where + ".command", fmt::format("{} words", base.command.size()),
+                     "a twin with variants places their words with {variant}");
   for (const auto& [feature, command] : base.command_by_feature)
     if (!names(command, "{variant}"))
-      throw InputError(file, where + ".commands_by_feature." + feature, fmt::format("{} words", command.size()), "a twin with variants places their words with {variant}");
+      throw InputError(file, where + ".commands_by_feature." + feature, fmt::format("{} words", command.size()),
+                       "a twin with variants places their words with {variant}");
   std::vector<ExecTwinSpec> out;
   for (std::size_t i = 0; i < v->size(); ++i) {
     const std::string at = fmt::format("{}.variants[{}]", where, i);
@@ -176,7 +217,8 @@ std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, c
     s.summary = r.text("summary", true);
     if (const auto f = e.find("features"); f != e.end()) {
       // A setting that changes nothing of a feature (a SIMD mask where libvmaf has no SIMD path) is no axis of it.
-      if (!f->is_array() || f->empty()) throw InputError(file, at + ".features", json_excerpt(*f), "a non-empty array of the twin's features");
+      if (!f->is_array() || f->empty())
+        throw InputError(file, at + ".features", json_excerpt(*f), "a non-empty array of the twin's features");
       s.features.clear();
       for (const json& n : *f) {
         if (!n.is_string() || std::find(base.features.begin(), base.features.end(), n.get<std::string>()) == base.features.end())
@@ -186,10 +228,12 @@ std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, c
     }
     s.variant_words = r.words("words", true);
     for (const std::string& w : s.variant_words)
-      if (w == "{variant}" || w == "{options}" || w == "{metrics}") throw InputError(file, at + ".words", w, "a variant's words hold no word that expands to words");
+      if (w == "{variant}" || w == "{options}" || w == "{metrics}")
+        throw InputError(file, at + ".words", w, "a variant's words hold no word that expands to words");
     if (const auto rc = e.find("requires_cpu"); rc != e.end())
       for (std::string& c : cpu_features(*rc, file, at + ".requires_cpu"))
-        if (std::find(s.required_cpu.begin(), s.required_cpu.end(), c) == s.required_cpu.end()) s.required_cpu.push_back(std::move(c));
+        if (std::find(s.required_cpu.begin(), s.required_cpu.end(), c) == s.required_cpu.end())
+          s.required_cpu.push_back(std::move(c));
     out.push_back(std::move(s));
   }
   return out;
@@ -208,7 +252,8 @@ void parse_executable(const json& t, const std::string& file, const std::string&
     if ((*exe)["self"] != true) throw InputError(file, where + ".executable.self", json_excerpt((*exe)["self"]), "true");
     s.locate = ExecTwinSpec::Locate::self;
   } else if (exe->contains("program")) {
-    if (exe->contains("flag")) throw InputError(file, where + ".executable.flag", json_excerpt((*exe)["flag"]), "only with env: the option that sets it");
+    if (exe->contains("flag"))
+      throw InputError(file, where + ".executable.flag", json_excerpt((*exe)["flag"]), "only with env: the option that sets it");
     s.locate = ExecTwinSpec::Locate::program;
     s.locate_value = e.text("program", true);
   } else if (exe->contains("env")) {
@@ -239,12 +284,14 @@ void parse_command(const json& t, const std::string& file, const std::string& wh
     s.option_words = r.words("options", true);
   }
   const std::string input = r.text("input", false, "y4m");
-  if (input != "y4m" && input != "yuv") throw InputError(file, where + ".input", input, "'y4m' or 'yuv' (raw planar, geometry in the placeholders)");
+  if (input != "y4m" && input != "yuv")
+    throw InputError(file, where + ".input", input, "'y4m' or 'yuv' (raw planar, geometry in the placeholders)");
   s.input = input == "yuv" ? ExecTwinSpec::Input::yuv : ExecTwinSpec::Input::y4m;
 
   const auto output = t.find("output");
   if (output == t.end() || !output->is_object())
-    throw InputError(file, where + ".output", output == t.end() ? "(missing)" : json_excerpt(*output), "{\"format\": ..., \"from\": \"file\" or \"stdout\"}");
+    throw InputError(file, where + ".output", output == t.end() ? "(missing)" : json_excerpt(*output),
+                     "{\"format\": ..., \"from\": \"file\" or \"stdout\"}");
   reject_unknown_keys(*output, {"format", "from"}, file, where + ".output");
   const Reader o{file, *output, where + ".output"};
   const std::string format = o.text("format", true);
@@ -252,13 +299,15 @@ void parse_command(const json& t, const std::string& file, const std::string& wh
   if (!parsed) throw InputError(file, where + ".output.format", format, "json, xml, csv or vmafmotion");
   s.output = *parsed;
   const std::string from = o.text("from", false, "file");
-  if (from != "file" && from != "stdout") throw InputError(file, where + ".output.from", from, "'file' ({output} in the command) or 'stdout'");
+  if (from != "file" && from != "stdout")
+    throw InputError(file, where + ".output.from", from, "'file' ({output} in the command) or 'stdout'");
   s.output_on_stdout = from == "stdout";
   check_command(s.command, s.output_on_stdout, std::nullopt, file, where + ".command");
   s.takes_pair = names(s.command, "{distorted}");
   if (const auto by = t.find("commands_by_feature"); by != t.end()) {
     if (!by->is_object() || by->empty())
-      throw InputError(file, where + ".commands_by_feature", json_excerpt(*by), "an object mapping features of the twin to their commands");
+      throw InputError(file, where + ".commands_by_feature", json_excerpt(*by),
+                       "an object mapping features of the twin to their commands");
     const Reader byr{file, *by, where + ".commands_by_feature"};
     for (const auto& [feature, words] : by->items()) {
       const std::string at = where + ".commands_by_feature." + feature;
@@ -273,8 +322,8 @@ void parse_command(const json& t, const std::string& file, const std::string& wh
   for (const std::string& f : s.features) {
     const std::vector<std::string>& command = s.command_of(f);
     if (names(command, "{libvmaf_model") && find_feature(f)->libvmaf_model == nullptr)
-      throw InputError(file, where + (s.command_by_feature.contains(f) ? ".commands_by_feature." + f : std::string(".command")), "{libvmaf_model}",
-                       "feature " + f + " is not a model: libvmaf's tools load no model for it");
+      throw InputError(file, where + (s.command_by_feature.contains(f) ? ".commands_by_feature." + f : std::string(".command")),
+                       "{libvmaf_model}", "feature " + f + " is not a model: libvmaf's tools load no model for it");
   }
 }
 
@@ -282,7 +331,8 @@ void parse_command(const json& t, const std::string& file, const std::string& wh
 void parse_probe(const json& t, const std::string& file, const std::string& where, ExecTwinSpec& s) {
   if (const auto rc = t.find("requires_cpu"); rc != t.end()) s.required_cpu = cpu_features(*rc, file, where + ".requires_cpu");
   if (const auto pr = t.find("probe"); pr != t.end()) {
-    if (!pr->is_object()) throw InputError(file, where + ".probe", json_excerpt(*pr), "{\"command\": [...], \"contains\": TEXT, \"reason\": TEXT}");
+    if (!pr->is_object())
+      throw InputError(file, where + ".probe", json_excerpt(*pr), "{\"command\": [...], \"contains\": TEXT, \"reason\": TEXT}");
     reject_unknown_keys(*pr, {"command", "contains", "reason"}, file, where + ".probe");
     const Reader p{file, *pr, where + ".probe"};
     s.probe = ExecTwinSpec::Probe{p.words("command", true), p.text("contains", true), p.text("reason", true)};
@@ -291,7 +341,8 @@ void parse_probe(const json& t, const std::string& file, const std::string& wher
       throw InputError(file, where + ".probe.command[0]", s.probe->command.front(), "{exe}: a probe runs the twin's own program");
     for (std::size_t k = 1; k < s.probe->command.size(); ++k)
       if (s.probe->command[k].find('{') != std::string::npos)  // nothing of a cell is known when it runs
-        throw InputError(file, fmt::format("{}.probe.command[{}]", where, k), s.probe->command[k], "a literal word: a probe knows {exe} alone");
+        throw InputError(file, fmt::format("{}.probe.command[{}]", where, k), s.probe->command[k],
+                         "a literal word: a probe knows {exe} alone");
   }
 }
 
@@ -307,7 +358,8 @@ void parse_metrics(const json& t, const std::string& file, const std::string& wh
   if (metrics != t.end()) s.metric_keys = parse_metric_keys(*metrics, s.features, file, where + ".metrics");
   if (const auto by = t.find("metrics_by_feature"); by != t.end()) {
     if (!by->is_object() || by->empty())
-      throw InputError(file, where + ".metrics_by_feature", json_excerpt(*by), "an object mapping features of the twin to their metrics");
+      throw InputError(file, where + ".metrics_by_feature", json_excerpt(*by),
+                       "an object mapping features of the twin to their metrics");
     for (const auto& [feature, keys] : by->items()) {
       if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
         throw InputError(file, where + ".metrics_by_feature." + feature, feature, "not one of the twin's features");
@@ -324,7 +376,8 @@ void parse_metrics(const json& t, const std::string& file, const std::string& wh
       const std::string at = where + "." + field + "." + feature;
       if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
         throw InputError(file, at, feature, "not one of the twin's features");
-      if (!names.is_array() || names.empty()) throw InputError(file, at, json_excerpt(names), "a non-empty array of option names");
+      if (!names.is_array() || names.empty())
+        throw InputError(file, at, json_excerpt(names), "a non-empty array of option names");
       for (const json& n : names) {
         if (!n.is_string() || n.get<std::string>().empty()) throw InputError(file, at, json_excerpt(n), "an option name");
         out[feature].push_back(n.get<std::string>());
@@ -335,12 +388,14 @@ void parse_metrics(const json& t, const std::string& file, const std::string& wh
   option_names_by_feature("unnamed_options", s.unnamed_options);
   if (const auto pr = t.find("provides"); pr != t.end()) {
     if (!pr->is_object() || pr->empty())
-      throw InputError(file, where + ".provides", json_excerpt(*pr), "an object mapping features of the twin to the metrics it emits");
+      throw InputError(file, where + ".provides", json_excerpt(*pr),
+                       "an object mapping features of the twin to the metrics it emits");
     for (const auto& [feature, names] : pr->items()) {
       const std::string at = where + ".provides." + feature;
       if (std::find(s.features.begin(), s.features.end(), feature) == s.features.end())
         throw InputError(file, at, feature, "not one of the twin's features");
-      if (!names.is_array() || names.empty()) throw InputError(file, at, json_excerpt(names), "a non-empty array of metric names");
+      if (!names.is_array() || names.empty())
+        throw InputError(file, at, json_excerpt(names), "a non-empty array of metric names");
       const FeatureDescriptor& d = *find_feature(feature);
       for (const json& n : names) {
         if (!n.is_string() || std::find(d.metrics.begin(), d.metrics.end(), n.get<std::string>()) == d.metrics.end())
@@ -355,7 +410,8 @@ void parse_metrics(const json& t, const std::string& file, const std::string& wh
 void parse_limits(const json& t, const std::string& file, const std::string& where, ExecTwinSpec& s) {
   const Reader r{file, t, where};
   if (const auto b = t.find("bitdepths"); b != t.end()) {
-    if (!b->is_array() || b->empty()) throw InputError(file, where + ".bitdepths", json_excerpt(*b), "a non-empty array of 8, 10, 12, 16");
+    if (!b->is_array() || b->empty())
+      throw InputError(file, where + ".bitdepths", json_excerpt(*b), "a non-empty array of 8, 10, 12, 16");
     s.bitdepths.clear();
     for (const json& v : *b) {
       if (!v.is_number_integer() || (v != 8 && v != 10 && v != 12 && v != 16))
@@ -364,7 +420,8 @@ void parse_limits(const json& t, const std::string& file, const std::string& whe
     }
   }
   if (const auto c = t.find("chroma"); c != t.end()) {
-    if (!c->is_array() || c->empty()) throw InputError(file, where + ".chroma", json_excerpt(*c), "a non-empty array of \"400\", \"420\", \"422\", \"444\"");
+    if (!c->is_array() || c->empty())
+      throw InputError(file, where + ".chroma", json_excerpt(*c), "a non-empty array of \"400\", \"420\", \"422\", \"444\"");
     s.chroma.clear();
     for (const json& v : *c) {
       const auto parsed_chroma = v.is_string() ? parse_chroma(v.get<std::string>()) : std::nullopt;
@@ -376,12 +433,14 @@ void parse_limits(const json& t, const std::string& file, const std::string& whe
   s.unsupported_reason = r.text("unsupported_reason", false);
   s.unsupported_if_said = r.text("unsupported_if_said", false);
   if (const auto re = t.find("refusal_exits"); re != t.end()) {
-    if (!re->is_array() || re->empty()) throw InputError(file, where + ".refusal_exits", json_excerpt(*re), "a non-empty array of exit statuses");
+    if (!re->is_array() || re->empty())
+      throw InputError(file, where + ".refusal_exits", json_excerpt(*re), "a non-empty array of exit statuses");
     for (const json& v : *re) {
       if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 255 ||
           (v.get<long long>() >= 126 && v.get<long long>() <= 192))
         throw InputError(file, where + ".refusal_exits", json_excerpt(v),
-                         "an exit status in [1, 125] or [193, 255] (126 to 192 are a shell's report of a crash or of a program that could not run)");
+                         "an exit status in [1, 125] or [193, 255] (126 to 192 are a shell's report of a crash or of a program "
+                         "that could not run)");
       s.refusal_exits.push_back(v.get<int>());
     }
   }
@@ -399,9 +458,35 @@ void parse_limits(const json& t, const std::string& file, const std::string& whe
 
 ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::string& where) {
   if (!t.is_object()) throw InputError(file, where, json_excerpt(t), "a twin is an object");
-  reject_unknown_keys(t, {"name", "features", "summary", "device", "executable", "command", "version_command", "options",
-                          "input", "output", "frame_base", "metrics", "metrics_by_feature", "ignores_options", "unnamed_options", "provides", "metric_words", "bitdepths", "chroma", "unsupported_reason",
-                          "unsupported_exit", "refusal_exits", "timeout_s", "commands_by_feature", "requires_cpu", "probe", "variants", "unsupported_if_said"},
+  reject_unknown_keys(t,
+                      {"name",
+                       "features",
+                       "summary",
+                       "device",
+                       "executable",
+                       "command",
+                       "version_command",
+                       "options",
+                       "input",
+                       "output",
+                       "frame_base",
+                       "metrics",
+                       "metrics_by_feature",
+                       "ignores_options",
+                       "unnamed_options",
+                       "provides",
+                       "metric_words",
+                       "bitdepths",
+                       "chroma",
+                       "unsupported_reason",
+                       "unsupported_exit",
+                       "refusal_exits",
+                       "timeout_s",
+                       "commands_by_feature",
+                       "requires_cpu",
+                       "probe",
+                       "variants",
+                       "unsupported_if_said"},
                       file, where);
   const Reader r{file, t, where};
   ExecTwinSpec s;
@@ -410,16 +495,19 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
   check_twin_name(s.name, file, where + ".name");
   const auto features = t.find("features");
   if (features == t.end() || !features->is_array() || features->empty())
-    throw InputError(file, where + ".features", features == t.end() ? "(missing)" : json_excerpt(*features), "a non-empty array of feature names");
+    throw InputError(file, where + ".features", features == t.end() ? "(missing)" : json_excerpt(*features),
+                     "a non-empty array of feature names");
   for (std::size_t i = 0; i < features->size(); ++i) {
     const json& f = (*features)[i];
     if (!f.is_string() || find_feature(f.get<std::string>()) == nullptr)
-      throw InputError(file, fmt::format("{}.features[{}]", where, i), json_excerpt(f), "no such feature (see `twinproof features`)");
+      throw InputError(file, fmt::format("{}.features[{}]", where, i), json_excerpt(f),
+                       "no such feature (see `twinproof features`)");
     s.features.push_back(f.get<std::string>());
   }
   s.summary = r.text("summary", true);
   const std::string device = r.text("device", false, "host");
-  if (device != "host" && device != "gpu") throw InputError(file, where + ".device", device, "'host' or 'gpu' (GPU twins run one at a time per device)");
+  if (device != "host" && device != "gpu")
+    throw InputError(file, where + ".device", device, "'host' or 'gpu' (GPU twins run one at a time per device)");
   s.kind = device == "gpu" ? BackendKind::gpu : BackendKind::host;
   parse_executable(t, file, where, s);
   parse_command(t, file, where, s);
@@ -437,7 +525,8 @@ std::vector<ExecTwinSpec> load_twins_file(const fs::path& path) {
   return walking_json_file(file, [&] {
     if (!doc.is_object()) throw InputError(file, "document", json_excerpt(doc), "a twins file is an object");
     reject_unknown_keys(doc, {"schema", "description", "twins"}, file, "");
-    if (doc.value("schema", json()) != 1) throw InputError(file, "schema", doc.contains("schema") ? json_excerpt(doc["schema"]) : "(missing)", "schema 1");
+    if (doc.value("schema", json()) != 1)
+      throw InputError(file, "schema", doc.contains("schema") ? json_excerpt(doc["schema"]) : "(missing)", "schema 1");
     const auto twins = doc.find("twins");
     if (twins == doc.end() || !twins->is_array() || twins->empty())
       throw InputError(file, "twins", twins == doc.end() ? "(missing)" : json_excerpt(*twins), "a non-empty array of twins");
@@ -449,7 +538,8 @@ std::vector<ExecTwinSpec> load_twins_file(const fs::path& path) {
       for (ExecTwinSpec& v : variants_of(made.front(), (*twins)[i], file, where)) made.push_back(std::move(v));
       for (ExecTwinSpec& m : made) {
         for (const ExecTwinSpec& earlier : out)
-          if (earlier.name == m.name) throw InputError(file, where + ".name", m.name, "a twin of that name (or a variant) is declared earlier in the file");
+          if (earlier.name == m.name)
+            throw InputError(file, where + ".name", m.name, "a twin of that name (or a variant) is declared earlier in the file");
         out.push_back(std::move(m));
       }
     }

@@ -10,8 +10,8 @@
 #include <map>
 #include <optional>
 #include <span>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "extractors/extractor.hpp"
@@ -28,10 +28,10 @@ struct ExecTwinSpec {
   // How the program is found: this twinproof ("self"), a name in PATH ("program"), or a path in an
   // environment variable ("env"; the command line's --vmaf / --libvmaf-driver set theirs).
   enum class Locate { self, program, env } locate = Locate::program;
-  std::string locate_value;            // the program name or the variable
-  std::string locate_flag;             // env: twinproof's option that sets the variable (--vmaf), for rerun commands
-  std::string missing_hint;            // appended when the program is not found
-  std::vector<std::string> command;    // argv template
+  std::string locate_value;          // the program name or the variable
+  std::string locate_flag;           // env: twinproof's option that sets the variable (--vmaf), for rerun commands
+  std::string missing_hint;          // appended when the program is not found
+  std::vector<std::string> command;  // argv template
   // "commands_by_feature": a feature's own argv template, where the program is told to compute it
   // another way (libvmaf's vmaf tool scores a model with --model, a feature with --feature).
   std::map<std::string, std::vector<std::string>, std::less<>> command_by_feature;
@@ -67,8 +67,8 @@ struct ExecTwinSpec {
   // distorted clip is not supported by this twin.
   bool takes_pair = false;
   ScoreFileFormat output = ScoreFileFormat::libvmaf_json;
-  bool output_on_stdout = false;       // else the file {output}
-  long long frame_base = 0;            // the number the program gives the first frame
+  bool output_on_stdout = false;  // else the file {output}
+  long long frame_base = 0;       // the number the program gives the first frame
   // Keys of the program's output: the feature's libvmaf names for the cell's options
   // ("libvmaf"), its metric names ("twinproof"), or an explicit key -> metric map, in which case
   // only those metrics are compared.
@@ -95,7 +95,8 @@ struct ExecTwinSpec {
   // Whether libvmaf keys of the feature's scores are named by an option.
   bool names_scores_by(std::string_view feature, std::string_view option) const {
     for (const auto* lists : {&ignored_options, &unnamed_options})
-      if (const auto it = lists->find(feature); it != lists->end() && std::find(it->second.begin(), it->second.end(), option) != it->second.end())
+      if (const auto it = lists->find(feature);
+          it != lists->end() && std::find(it->second.begin(), it->second.end(), option) != it->second.end())
         return false;
     return true;
   }
@@ -114,13 +115,13 @@ struct ExecTwinSpec {
   std::vector<std::string> metric_words = {"--metric", "{key}"};
   std::vector<int> bitdepths = {8, 10, 12, 16};
   std::vector<Chroma> chroma = {Chroma::c400, Chroma::c420, Chroma::c422, Chroma::c444};
-  std::string unsupported_reason;      // why a bit depth or chroma format is not taken
+  std::string unsupported_reason;  // why a bit depth or chroma format is not taken
   int unsupported_exit = -1;
   // The exit statuses that are the program's refusal of a configuration (empty: any non-zero
   // one); any other non-zero status is an error.
-  std::vector<int> refusal_exits;           // the exit status by which the program says "not supported here"
+  std::vector<int> refusal_exits;  // the exit status by which the program says "not supported here"
   double timeout_s = 300;
-  std::string file;                    // where it was declared
+  std::string file;  // where it was declared
 };
 
 // The x86 CPU features "requires_cpu" may name, and whether this host has one.
@@ -143,8 +144,8 @@ std::unique_ptr<Extractor> make_exec_twin(std::shared_ptr<const ExecTwinSpec> sp
 // twin that reads raw frames; the twin's faults (refusal, exit status, timeout, missing metric)
 // are thrown as in any run.
 std::optional<double> run_exec_twin_on_file(const Backend& b, const Format& fmt, const OptionList& options,
-                                                const std::filesystem::path& raw_file, const std::filesystem::path& raw_distorted,
-                                                unsigned frames, ScoreSink& sink);
+                                            const std::filesystem::path& raw_file, const std::filesystem::path& raw_distorted,
+                                            unsigned frames, ScoreSink& sink);
 
 // What a command line needs to find the twin again, as words (repro and the gate's recap print
 // them, bench passes them to its `score` processes): "--twins FILE" for a file not shipped, and

@@ -3,28 +3,28 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
-#include <set>
-#include <exception>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "extractors/devices.hpp"
-#include "harness/support/environment.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/gate/faults.hpp"
+#include "harness/gate/interrupt.hpp"
 #include "harness/gate/plan.hpp"
 #include "harness/gate/record.hpp"
-#include "harness/gate/interrupt.hpp"
+#include "harness/gate/watchdog.hpp"
+#include "harness/report/render.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/parallel.hpp"
 #include "harness/support/paths.hpp"
-#include "harness/report/render.hpp"
 #include "harness/vectors/vectors.hpp"
-#include "harness/gate/watchdog.hpp"
 
 namespace twinproof {
 using Clock = std::chrono::steady_clock;
@@ -40,7 +40,8 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
   const auto t0 = Clock::now();
   if (b.gpu()) {
     const DeviceDescription* d = host_device(ctx.device);
-    o.device = d ? fmt::format("cuda:{} {} ({})", d->ordinal, d->name, d->compute_capability) : fmt::format("cuda:{}", ctx.device);
+    o.device =
+        d ? fmt::format("cuda:{} {} ({})", d->ordinal, d->name, d->compute_capability) : fmt::format("cuda:{}", ctx.device);
     o.compute_capability = d ? d->compute_capability : std::string();
   }
   std::unique_ptr<Extractor> ex;
@@ -77,8 +78,8 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
   return o;
 }
 
-Outcome run_backend_repeated(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s,
-                             unsigned repeat, unsigned concurrent) {
+Outcome run_backend_repeated(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s, unsigned repeat,
+                             unsigned concurrent) {
   repeat = std::max(1u, repeat);
   concurrent = std::max(1u, concurrent);
   std::optional<Outcome> first;
@@ -122,7 +123,8 @@ Outcome run_backend_repeated(const Backend& b, const Cell& cell, const Extractor
       const std::string which = fmt::format("run {} (repetition {} of {}, instance {} of {})", rep * concurrent + k + 1, rep + 1,
                                             repeat, k + 1, concurrent);
       if (o.kind != first->kind) {
-        first->nondeterminism = fmt::format("{} {} where run 1 {}: {}", which, kind_name(o.kind), kind_name(first->kind), o.message);
+        first->nondeterminism =
+            fmt::format("{} {} where run 1 {}: {}", which, kind_name(o.kind), kind_name(first->kind), o.message);
         return *first;
       }
       if (o.kind != Outcome::Kind::scores) continue;
@@ -168,7 +170,8 @@ class Runner {
       heartbeat = {o_.heartbeat_s, [&](const std::string& longest, double seconds, std::size_t running) {
                      recorder_.print_heartbeat(longest, seconds, running);
                    }};
-    HangWatchdog watchdog(o_.cell_timeout_s, [&](const std::string& stuck) { abandon_hung_run(stuck); }, -1, std::move(heartbeat));
+    HangWatchdog watchdog(
+        o_.cell_timeout_s, [&](const std::string& stuck) { abandon_hung_run(stuck); }, -1, std::move(heartbeat));
     // A thread the system refuses stops the run with an error, never a std::terminate.
     std::mutex cpu_mu, gpu_mu;
     const auto stop = [&] { recorder_.request_stop(); };
@@ -181,7 +184,8 @@ class Runner {
     try {
       if (!plan.cpu.empty()) {
         times_.cpu_workers = worker_count(o_.jobs, plan.cpu.size());
-        workers = start_workers(times_.cpu_workers, [&] { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop, fault);
+        workers = start_workers(
+            times_.cpu_workers, [&] { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop, fault);
       }
       if (!plan.gpu.empty())
         for (int device : o_.devices) {
@@ -189,7 +193,8 @@ class Runner {
           ctx.device = device;
           const unsigned n = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, o_.gpu_workers), plan.gpu.size()));
           times_.gpu_workers += n;
-          for (std::thread& t : start_workers(n, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop, fault))
+          for (std::thread& t : start_workers(
+                   n, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop, fault))
             workers.push_back(std::move(t));
         }
     } catch (...) {
@@ -279,8 +284,8 @@ class Runner {
   [[noreturn]] void abandon_hung_run(const std::string& stuck) {
     recorder_.request_stop();
     for (CellResult& r : recorder_.without_verdict(
-             CellStatus::timeout, fmt::format("not finished: the run was stopped because {} hung past --cell-timeout {}s",
-                                              stuck, o_.cell_timeout_s)))
+             CellStatus::timeout,
+             fmt::format("not finished: the run was stopped because {} hung past --cell-timeout {}s", stuck, o_.cell_timeout_s)))
       recorder_.record(std::move(r));
     if (!o_.report_dir.empty()) render_reports(o_.report_dir, recorder_.results(), environment_fingerprint());
     fmt::print(stderr, "\ntwinproof: gate stopped: {} hung past --cell-timeout {}s\n", stuck, o_.cell_timeout_s);
@@ -299,10 +304,11 @@ class Runner {
 }  // namespace
 
 std::string describe(const GateTimes& t) {
-  return fmt::format("{:.1f} s wall, {} CPU and {} GPU worker(s); busy: {} reference run(s) {:.1f} s, {} CPU twin run(s) {:.1f} s, "
-                     "{} GPU twin run(s) {:.1f} s; of these, opening inputs (vector variants made or read) {:.1f} s",
-                     t.wall_s, t.cpu_workers, t.gpu_workers, t.reference_runs, t.reference_s, t.cpu_twin_runs, t.cpu_twin_s,
-                     t.gpu_twin_runs, t.gpu_twin_s, t.input_s);
+  return fmt::format(
+      "{:.1f} s wall, {} CPU and {} GPU worker(s); busy: {} reference run(s) {:.1f} s, {} CPU twin run(s) {:.1f} s, "
+      "{} GPU twin run(s) {:.1f} s; of these, opening inputs (vector variants made or read) {:.1f} s",
+      t.wall_s, t.cpu_workers, t.gpu_workers, t.reference_runs, t.reference_s, t.cpu_twin_runs, t.cpu_twin_s, t.gpu_twin_runs,
+      t.gpu_twin_s, t.input_s);
 }
 
 void check_waiver_reach(const Calibration& table, const std::vector<Cell>& matrix_cells) {
@@ -338,7 +344,8 @@ void check_required_backends(const std::vector<std::string>& names, bool with_mu
   for (const Backend* b : backends(with_mutants)) known.emplace(b->name);
   for (const std::string& name : names)
     if (!known.count(name))
-      throw UsageError("--require", name, fmt::format("--require '{}': no such backend (known: {})", name, fmt::join(known, ", ")));
+      throw UsageError("--require", name,
+                       fmt::format("--require '{}': no such backend (known: {})", name, fmt::join(known, ", ")));
 }
 
 GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, const GateOptions& options) {
@@ -346,10 +353,11 @@ GateOutcome run_gate(const std::vector<Cell>& cells, const Calibration& table, c
   for (const Cell& c : cells)
     if (c.kind == CellKind::parity && !table.has_twin(c.feature, c.reference, c.twin))
       throw InputError(table.file().string(), "rows", c.twin,
-                       fmt::format("no calibration row for {} {} vs {} (cell {}): the table fails closed", c.feature,
-                                   c.twin, c.reference, c.id));
+                       fmt::format("no calibration row for {} {} vs {} (cell {}): the table fails closed", c.feature, c.twin,
+                                   c.reference, c.id));
   if (!options.today.empty() && !is_calendar_date(options.today))
-    throw UsageError("--today", options.today, fmt::format("--today '{}': expected a real date written YYYY-MM-DD", options.today));
+    throw UsageError("--today", options.today,
+                     fmt::format("--today '{}': expected a real date written YYYY-MM-DD", options.today));
   check_required_backends(options.require, options.with_mutants);
   Runner runner(cells, table, options);
   return runner.run();

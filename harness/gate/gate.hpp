@@ -17,19 +17,19 @@
 namespace twinproof {
 
 struct GateOptions {
-  unsigned jobs = 0;                       // CPU workers (0: every core)
-  std::vector<int> devices = {0};          // GPU workers: gpu_workers for each entry (0,0: twice as many on 0)
-  unsigned gpu_workers = 8;                // per entry of devices: a GPU cell's run is mostly host latency
-  std::vector<std::string> require;        // backends whose not-supported is a failure
+  unsigned jobs = 0;                 // CPU workers (0: every core)
+  std::vector<int> devices = {0};    // GPU workers: gpu_workers for each entry (0,0: twice as many on 0)
+  unsigned gpu_workers = 8;          // per entry of devices: a GPU cell's run is mostly host latency
+  std::vector<std::string> require;  // backends whose not-supported is a failure
   bool with_mutants = false;
-  double cell_timeout_s = 0;               // 0: none
-  std::string today;                       // YYYY-MM-DD for waiver expiry (default: today, UTC)
-  std::filesystem::path report_dir;        // results.jsonl and the reports; empty: none
-  bool progress = true;                    // a line per cell (or a live line on a terminal)
-  std::size_t max_failures = 0;            // stop handing out cells once this many need attention (0: never)
-  unsigned repeat = 1;                     // runs of every twin cell, each with fresh instances
-  unsigned concurrent = 1;                 // instances of a twin cell run at once in each repetition
-  double heartbeat_s = 60;                 // with progress: a line this often while cells run (0: none)
+  double cell_timeout_s = 0;         // 0: none
+  std::string today;                 // YYYY-MM-DD for waiver expiry (default: today, UTC)
+  std::filesystem::path report_dir;  // results.jsonl and the reports; empty: none
+  bool progress = true;              // a line per cell (or a live line on a terminal)
+  std::size_t max_failures = 0;      // stop handing out cells once this many need attention (0: never)
+  unsigned repeat = 1;               // runs of every twin cell, each with fresh instances
+  unsigned concurrent = 1;           // instances of a twin cell run at once in each repetition
+  double heartbeat_s = 60;           // with progress: a line this often while cells run (0: none)
 };
 
 // Where a run's time went: the wall time, and the seconds the workers spent on each kind of run.
@@ -73,7 +73,7 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
 // exec twin's are processes), and returns the first run's outcome with `nondeterminism` set when
 // any run returned other bits (or another kind of outcome) than the first: shared state, races
 // and uninitialised memory show up here.
-Outcome run_backend_repeated(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s,
-                             unsigned repeat, unsigned concurrent);
+Outcome run_backend_repeated(const Backend& b, const Cell& cell, const ExtractorContext& ctx, double timeout_s, unsigned repeat,
+                             unsigned concurrent);
 
 }  // namespace twinproof

@@ -42,7 +42,7 @@ extern "C" void on_interrupt(int sig) {
 }  // namespace
 
 void install_interrupt_handlers() {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;

@@ -38,11 +38,12 @@ json mismatch_json(const Mismatch& m) {
 
 void fill_comparison(CellResult& r, const TableComparison& cmp) {
   for (const auto& [metric, m] : cmp.per_metric)
-    r.per_metric[metric] = {{"values", m.values},
-                            {"mismatches", m.mismatches},
-                            {"unpaired", m.unpaired},
-                            {"max_abs_diff", std::isnan(m.max_abs_diff) ? json(nullptr) : json(m.max_abs_diff)},
-                            {"max_ulp", m.max_ulp == std::numeric_limits<std::uint64_t>::max() ? json(nullptr) : json(m.max_ulp)}};
+    r.per_metric[metric] = {
+        {"values", m.values},
+        {"mismatches", m.mismatches},
+        {"unpaired", m.unpaired},
+        {"max_abs_diff", std::isnan(m.max_abs_diff) ? json(nullptr) : json(m.max_abs_diff)},
+        {"max_ulp", m.max_ulp == std::numeric_limits<std::uint64_t>::max() ? json(nullptr) : json(m.max_ulp)}};
   r.values = cmp.values;
   r.mismatches = cmp.mismatches;
   r.max_abs_diff = cmp.max_abs_diff;
@@ -111,8 +112,8 @@ void compare_outcomes(const Outcome& ref, const Outcome& twin, const CellToleran
     r.detail = fmt::format("{} frames{}: {}", twin.table.frames(), scope, cmp.summary());
     for (const std::string& m : twin.table.metrics())
       if (tolerance_of(m).mode == Tolerance::Mode::printed) {
-        r.detail += fmt::format("; the twin's output is printed as {}: equal as printed, not proven bit for bit",
-                                tolerance_of(m).format);
+        r.detail +=
+            fmt::format("; the twin's output is printed as {}: equal as printed, not proven bit for bit", tolerance_of(m).format);
         break;
       }
   }

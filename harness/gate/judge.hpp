@@ -23,7 +23,7 @@ struct Outcome {
   enum class Kind { scores, refused, error, timeout, tool_failed, not_supported } kind = Kind::error;
   ScoreTable table;
   std::string message;
-  std::optional<std::vector<std::string>> judged_metrics;  // the twin reports only these
+  std::optional<std::vector<std::string>> judged_metrics;       // the twin reports only these
   std::vector<std::pair<std::string, std::string>> provenance;  // what ran, when not twinproof's code
   std::string nondeterminism;  // set when repeated runs of the twin disagreed: which run, frame, metric
   double seconds = 0;

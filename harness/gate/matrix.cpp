@@ -11,12 +11,12 @@
 #include <fnmatch.h>
 #include <nlohmann/json.hpp>
 
-#include "harness/support/errors.hpp"
-#include "harness/io/json_file.hpp"
-#include "harness/goldens/goldens.hpp"
-#include "harness/vectors/vectors.hpp"
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
+#include "harness/goldens/goldens.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
+#include "harness/vectors/vectors.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;
@@ -62,12 +62,14 @@ Cell cell_from_json(const nlohmann::json& j) {
   return c;
 }
 
-std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth,
-                    Chroma chroma, const std::string& option_set) {
+std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth, Chroma chroma,
+                    const std::string& option_set) {
   return fmt::format("{}/{}/{}/{}b/{}/{}", feature, twin, vector, bitdepth, to_string(chroma), option_set);
 }
 
-std::string Cell::unit() const { return fmt::format("{}/{}/{}b/{}/{}", feature, vector, bitdepth, to_string(chroma), option_set); }
+std::string Cell::unit() const {
+  return fmt::format("{}/{}/{}b/{}/{}", feature, vector, bitdepth, to_string(chroma), option_set);
+}
 
 namespace {
 
@@ -101,12 +103,15 @@ void check_rules(const json& rules, const std::string& file, const std::string& 
   if (!rules.is_array()) throw InputError(file, where, json_excerpt(rules), "rules are an array of objects");
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const std::string at = fmt::format("{}[{}]", where, i);
-    if (!rules[i].is_object() || rules[i].empty()) throw InputError(file, at, json_excerpt(rules[i]), "a rule is a non-empty object");
+    if (!rules[i].is_object() || rules[i].empty())
+      throw InputError(file, at, json_excerpt(rules[i]), "a rule is a non-empty object");
     reject_unknown_keys(rules[i], kRuleAxes, file, at);
     for (const auto& [axis, want] : rules[i].items()) {
-      const bool strings = want.is_string() || (want.is_array() && !want.empty() &&
-                                                std::all_of(want.begin(), want.end(), [](const json& g) { return g.is_string(); }));
-      if (!strings) throw InputError(file, at + "." + axis, json_excerpt(want), "a rule's value is a glob or a non-empty array of globs");
+      const bool strings =
+          want.is_string() || (want.is_array() && !want.empty() &&
+                               std::all_of(want.begin(), want.end(), [](const json& g) { return g.is_string(); }));
+      if (!strings)
+        throw InputError(file, at + "." + axis, json_excerpt(want), "a rule's value is a glob or a non-empty array of globs");
     }
   }
 }
@@ -114,7 +119,8 @@ void check_rules(const json& rules, const std::string& file, const std::string& 
 std::vector<std::string> axis(const json& j, const std::string& file, const char* name) {
   const auto it = j.find(name);
   if (it == j.end() || !it->is_array() || it->empty())
-    throw InputError(file, fmt::format("axes.{}", name), it == j.end() ? "(missing)" : json_excerpt(*it), "an axis is a non-empty array");
+    throw InputError(file, fmt::format("axes.{}", name), it == j.end() ? "(missing)" : json_excerpt(*it),
+                     "an axis is a non-empty array");
   std::vector<std::string> out;
   for (const json& v : *it) {
     if (v.is_number_unsigned()) {  // bit depths may be written as numbers
@@ -122,7 +128,8 @@ std::vector<std::string> axis(const json& j, const std::string& file, const char
       continue;
     }
     if (!v.is_string() || v.get_ref<const std::string&>().empty())
-      throw InputError(file, fmt::format("axes.{}", name), json_excerpt(v), "axis values are non-empty strings (or whole numbers)");
+      throw InputError(file, fmt::format("axes.{}", name), json_excerpt(v),
+                       "axis values are non-empty strings (or whole numbers)");
     out.push_back(v.get<std::string>());
   }
   return out;
@@ -159,7 +166,9 @@ std::vector<std::string> expand_twins(const std::vector<std::string>& given, con
 
 // Expands one feature's block (a whole single-feature matrix, or one entry of "features").
 // The path of a block's field in error messages: "axes.chroma", or "blocks[2].axes.chroma".
-std::string field_path(const std::string& where, const char* name) { return where.empty() ? std::string(name) : where + "." + name; }
+std::string field_path(const std::string& where, const char* name) {
+  return where.empty() ? std::string(name) : where + "." + name;
+}
 
 // One block's declarations, checked: its feature and reference, axes, option sets and rules.
 struct Block {
@@ -172,15 +181,18 @@ struct Block {
 
 Block read_block(const json& j, const std::string& file, const std::string& where) {
   Block b;
-  reject_unknown_keys(j, where.empty() ? std::initializer_list<std::string_view>{"schema", "name", "description", "feature", "reference",
-                                                                                 "axes", "option_sets", "include", "exclude"}
-                                       : std::initializer_list<std::string_view>{"description", "feature", "reference", "axes",
-                                                                                 "option_sets", "include", "exclude"},
+  reject_unknown_keys(j,
+                      where.empty()
+                          ? std::initializer_list<std::string_view>{"schema", "name", "description", "feature", "reference",
+                                                                    "axes", "option_sets", "include", "exclude"}
+                          : std::initializer_list<std::string_view>{"description", "feature", "reference", "axes", "option_sets",
+                                                                    "include", "exclude"},
                       file, where);
   b.feature_name = j.value("feature", "");
   if (b.feature_name.empty()) throw InputError(file, field_path(where, "feature"), "(missing)", "a matrix names its feature");
   b.feature = find_feature(b.feature_name);
-  if (b.feature == nullptr) throw InputError(file, field_path(where, "feature"), b.feature_name, "no such feature (see `twinproof features`)");
+  if (b.feature == nullptr)
+    throw InputError(file, field_path(where, "feature"), b.feature_name, "no such feature (see `twinproof features`)");
   b.reference = j.value("reference", std::string(b.feature->reference));
   if (find_backend(b.feature_name, b.reference) == nullptr)
     throw InputError(file, field_path(where, "reference"), b.reference, "no such backend of the feature");
@@ -192,7 +204,8 @@ Block read_block(const json& j, const std::string& file, const std::string& wher
   for (const auto& [name, opts] : sets.items()) {
     // Set names become the last part of cell ids, file names of CTest tests and report keys.
     if (!is_plain_name(name))
-      throw InputError(file, field_path(where, "option_sets"), name, "option set names are 1 to 64 of A-Z a-z 0-9 _ - . = +, not starting with '.'");
+      throw InputError(file, field_path(where, "option_sets"), name,
+                       "option set names are 1 to 64 of A-Z a-z 0-9 _ - . = +, not starting with '.'");
     b.option_sets[name] = options_from_json(opts, file, field_path(where, "option_sets") + "." + name);
   }
   b.include = j.value("include", json::array());
@@ -271,32 +284,39 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
   for (const std::string& d : distortions)
     if (d != "none") (void)manifest.distortion(d);
   for (const std::string& base : vectors)
-   for (const std::string& distortion : distortions) {
-    const std::string vid = distortion == "none" ? base : base + "~" + distortion;
-    const VectorSpec& v = manifest.get(base);
-    for (const std::string& d : depths)
-      for (const std::string& c : chromas) {
-        const auto [bitdepth, chroma] = cell_format(v, d, c, file, where);
-        const bool native = bitdepth == v.fmt.bitdepth && chroma == v.fmt.chroma;
-        for (const std::string& o : opts)
-          for (const std::string& twin : twins) {
-            const Coordinates co = {{"twin", twin},         {"vector", base}, {"distortion", distortion},
-                                    {"bitdepth", std::to_string(bitdepth)}, {"chroma", std::string(to_string(chroma))},
-                                    {"options", o},         {"native", native ? "true" : "false"}};
-            if (!include.empty() && std::none_of(include.begin(), include.end(), [&](const json& r) { return rule_matches(r, co); }))
-              continue;
-            if (std::any_of(exclude.begin(), exclude.end(), [&](const json& r) { return rule_matches(r, co); })) continue;
-            if (std::optional<Cell> cell = make_cell(b, goldens, twin, vid, bitdepth, chroma, o, native)) m.cells.push_back(std::move(*cell));
-          }
-      }
-   }
+    for (const std::string& distortion : distortions) {
+      const std::string vid = distortion == "none" ? base : base + "~" + distortion;
+      const VectorSpec& v = manifest.get(base);
+      for (const std::string& d : depths)
+        for (const std::string& c : chromas) {
+          const auto [bitdepth, chroma] = cell_format(v, d, c, file, where);
+          const bool native = bitdepth == v.fmt.bitdepth && chroma == v.fmt.chroma;
+          for (const std::string& o : opts)
+            for (const std::string& twin : twins) {
+              const Coordinates co = {{"twin", twin},
+                                      {"vector", base},
+                                      {"distortion", distortion},
+                                      {"bitdepth", std::to_string(bitdepth)},
+                                      {"chroma", std::string(to_string(chroma))},
+                                      {"options", o},
+                                      {"native", native ? "true" : "false"}};
+              if (!include.empty() &&
+                  std::none_of(include.begin(), include.end(), [&](const json& r) { return rule_matches(r, co); }))
+                continue;
+              if (std::any_of(exclude.begin(), exclude.end(), [&](const json& r) { return rule_matches(r, co); })) continue;
+              if (std::optional<Cell> cell = make_cell(b, goldens, twin, vid, bitdepth, chroma, o, native))
+                m.cells.push_back(std::move(*cell));
+            }
+        }
+    }
 }
 
 }  // namespace
 
 bool is_plain_name(std::string_view name) {
   return !name.empty() && name.size() <= 64 && name[0] != '.' && std::all_of(name.begin(), name.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+' || ch == '~';
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '=' || ch == '+' ||
+           ch == '~';
   });
 }
 
@@ -365,8 +385,8 @@ Shard parse_shard(const std::string& s) {
     auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
     return ec == std::errc() && p == part.data() + part.size() && !part.empty();
   };
-  if (slash == std::string::npos || !num(s.substr(0, slash), r.index) || !num(s.substr(slash + 1), r.count) ||
-      r.count == 0 || r.index >= r.count)
+  if (slash == std::string::npos || !num(s.substr(0, slash), r.index) || !num(s.substr(slash + 1), r.count) || r.count == 0 ||
+      r.index >= r.count)
     throw UsageError("--shard", s, fmt::format("--shard '{}': expected I/N with 0 <= I < N", s));
   return r;
 }
@@ -377,7 +397,8 @@ std::optional<Shard> shard_from_environment() {
   if (index == nullptr || total == nullptr) return std::nullopt;
   const Shard s = parse_shard(std::string(index) + "/" + total);
   // The protocol: a runner that shards touches this file to say it understood the variables.
-  if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE"); status != nullptr && *status != '\0') std::ofstream(status).flush();
+  if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE"); status != nullptr && *status != '\0')
+    std::ofstream(status).flush();
   return s;
 }
 

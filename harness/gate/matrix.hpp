@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
-#include <nlohmann/json.hpp>
 #include <initializer_list>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -42,8 +42,8 @@ nlohmann::json to_json(const Cell& c);
 // The same read back (options and golden may be absent: older records); throws std::exception.
 Cell cell_from_json(const nlohmann::json& j);
 
-std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth,
-                    Chroma chroma, const std::string& option_set);
+std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth, Chroma chroma,
+                    const std::string& option_set);
 
 // A matrix covers one feature, or several ("features": [block, ...]); a block names its feature,
 // optionally its reference (default: the feature's), option sets, axes and rules. The twin axis
@@ -52,7 +52,7 @@ struct Matrix {
   std::filesystem::path file;
   std::string name;
   std::vector<std::string> features;  // in file order
-  std::vector<Cell> cells;  // sorted by id
+  std::vector<Cell> cells;            // sorted by id
 };
 
 // A name that becomes one part of a cell id and of paths (option sets, vector ids in bundles): 1 to

@@ -1,5 +1,5 @@
-#include "harness/io/json_file.hpp"
 #include "harness/gate/record.hpp"
+#include "harness/io/json_file.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -73,16 +73,16 @@ void GateRecorder::print_progress(const CellResult& last) {
   if (isatty(2)) {
     fmt::print(stderr, "\r[{}/{}] {} failing, {:.0f}s elapsed, {}   ", done, total, failures_, elapsed, time_left());
   } else {
-    fmt::print("[{}/{}] {:<13} {} ({:.2f}s; {:.0f}s elapsed, {})\n", done, total, to_string(last.status), last.cell.id, last.seconds,
-               elapsed, time_left());
+    fmt::print("[{}/{}] {:<13} {} ({:.2f}s; {:.0f}s elapsed, {})\n", done, total, to_string(last.status), last.cell.id,
+               last.seconds, elapsed, time_left());
     std::fflush(stdout);
   }
 }
 
 void GateRecorder::print_heartbeat(const std::string& longest, double seconds, std::size_t running) const {
   std::lock_guard lock(mu_);
-  const std::string line = fmt::format("[{}/{}] still running: {} for {:.0f}s ({} in flight); {:.0f}s elapsed, {}", results_.size(),
-                                       cells_.size(), longest, seconds, running, since(start_), time_left());
+  const std::string line = fmt::format("[{}/{}] still running: {} for {:.0f}s ({} in flight); {:.0f}s elapsed, {}",
+                                       results_.size(), cells_.size(), longest, seconds, running, since(start_), time_left());
   if (isatty(2)) {
     fmt::print(stderr, "\r{}   ", line);
   } else {

@@ -23,7 +23,7 @@ class GateRecorder {
   struct Options {
     std::filesystem::path report_dir;  // empty: keep results in memory only
     bool progress = true;
-    std::size_t max_failures = 0;      // 0: never stop
+    std::size_t max_failures = 0;  // 0: never stop
   };
   // Creates the report folder, its cells.txt and an empty results.jsonl (InputError when it
   // cannot).
@@ -38,9 +38,9 @@ class GateRecorder {
   // Whether workers must hand out no more cells: --max-failures reached or the record failed.
   bool stop_requested() const { return stop_; }
   void request_stop() { stop_ = true; }
-  bool stopped_early() const;                 // by --max-failures
+  bool stopped_early() const;  // by --max-failures
   std::size_t failures() const;
-  std::string fatal() const;                  // empty unless the record could not be written
+  std::string fatal() const;  // empty unless the record could not be written
   std::string record_file() const;
 
   // The cells of the run that have no verdict yet, each given `status` and `detail`.

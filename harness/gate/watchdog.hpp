@@ -28,7 +28,8 @@ class HangWatchdog {
   // limit_s <= 0: the watchdog watches nothing and starts no thread. grace_s < 0: the default
   // grace, max(10 s, limit_s).
   using Heartbeat = WatchdogHeartbeat;
-  HangWatchdog(double limit_s, std::function<void(const std::string& stuck)> on_hang, double grace_s = -1, Heartbeat heartbeat = {});
+  HangWatchdog(double limit_s, std::function<void(const std::string& stuck)> on_hang, double grace_s = -1,
+               Heartbeat heartbeat = {});
   ~HangWatchdog();
   HangWatchdog(const HangWatchdog&) = delete;
   HangWatchdog& operator=(const HangWatchdog&) = delete;

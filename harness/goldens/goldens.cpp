@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "extractors/feature.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/gate/faults.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/vectors/vectors.hpp"
 
@@ -159,13 +159,14 @@ GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const Extra
     } else {
       ex->init(v.fmt, g.options);  // most refusals come here, clip or no clip
       r.status = GoldenStatus::absent;
-      r.detail = fmt::format("accepted at init; whether it refuses the frames needs {} (`twinproof vectors fetch {}`)", g.vector, g.vector);
+      r.detail = fmt::format("accepted at init; whether it refuses the frames needs {} (`twinproof vectors fetch {}`)", g.vector,
+                             g.vector);
       r.seconds = seconds_since(t0);
       return r;
     }
     r.status = GoldenStatus::fail;
-    r.detail = fmt::format("accepted a configuration that must be refused{}",
-                           g.refused_by_libvmaf ? " (libvmaf refuses it)" : "");
+    r.detail =
+        fmt::format("accepted a configuration that must be refused{}", g.refused_by_libvmaf ? " (libvmaf refuses it)" : "");
   } catch (...) {
     // Only a refusal passes: an unavailable backend or a device fault is an error, never a
     // refusal. A program's failure (an exec twin's) is its refusal here, as in the gate.

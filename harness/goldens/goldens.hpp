@@ -16,8 +16,8 @@
 namespace twinproof {
 
 struct GoldenCase {
-  std::string id;      // "pan576/default"
-  std::string vector;  // "pan576"
+  std::string id;          // "pan576/default"
+  std::string vector;      // "pan576"
   std::string option_set;  // "default"
   OptionList options;
   ScoreTable expected;

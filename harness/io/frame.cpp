@@ -24,9 +24,11 @@ void validate_format(const Format& fmt, const std::string& file) {
   if (fmt.width <= 0) throw InputError(file, "width", std::to_string(fmt.width), "width must be at least 1");
   if (fmt.height <= 0) throw InputError(file, "height", std::to_string(fmt.height), "height must be at least 1");
   if (fmt.width > kMaxDimension)
-    throw InputError(file, "width", std::to_string(fmt.width), fmt::format("width exceeds the largest supported {}", kMaxDimension));
+    throw InputError(file, "width", std::to_string(fmt.width),
+                     fmt::format("width exceeds the largest supported {}", kMaxDimension));
   if (fmt.height > kMaxDimension)
-    throw InputError(file, "height", std::to_string(fmt.height), fmt::format("height exceeds the largest supported {}", kMaxDimension));
+    throw InputError(file, "height", std::to_string(fmt.height),
+                     fmt::format("height exceeds the largest supported {}", kMaxDimension));
   if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
     throw InputError(file, "bitdepth", std::to_string(fmt.bitdepth), "bit depth must be 8, 10, 12 or 16");
   // A subsampled chroma plane of a one-sample-wide (or -high) picture has no samples in the
@@ -34,8 +36,8 @@ void validate_format(const Format& fmt, const std::string& file) {
   const ChromaShift cs = chroma_shift(fmt.chroma);
   if (fmt.chroma != Chroma::c400 && ((fmt.width >> cs.hs) == 0 || (fmt.height >> cs.vs) == 0))
     throw InputError(file, "size", fmt::format("{}x{}", fmt.width, fmt.height),
-                     fmt::format("a {}x{} picture cannot hold {} chroma (its chroma planes would be empty)",
-                                 fmt.width, fmt.height, to_string(fmt.chroma)));
+                     fmt::format("a {}x{} picture cannot hold {} chroma (its chroma planes would be empty)", fmt.width,
+                                 fmt.height, to_string(fmt.chroma)));
 }
 
 std::size_t frame_bytes(const Format& fmt, const std::string& file) {
@@ -48,8 +50,9 @@ std::size_t frame_bytes(const Format& fmt, const std::string& file) {
     total += static_cast<std::uint64_t>(s.w) * static_cast<std::uint64_t>(s.h) * fmt.bytes_per_sample();
   }
   if (total > kMaxFrameBytes)
-    throw InputError(file, "size", fmt::format("{}x{} {}-bit {}", fmt.width, fmt.height, fmt.bitdepth, to_string(fmt.chroma)),
-                     fmt::format("one frame would take {} bytes, more than the {} bytes a frame may hold", total, kMaxFrameBytes));
+    throw InputError(
+        file, "size", fmt::format("{}x{} {}-bit {}", fmt.width, fmt.height, fmt.bitdepth, to_string(fmt.chroma)),
+        fmt::format("one frame would take {} bytes, more than the {} bytes a frame may hold", total, kMaxFrameBytes));
   return static_cast<std::size_t>(total);
 }
 
@@ -128,7 +131,7 @@ InputFile::InputFile(const std::string& path) : path_(path) {
   }
   f_ = std::fopen(path.c_str(), "rb");
   if (f_ == nullptr) throw InputError(path, "file", path, std::strerror(errno));
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fileno(f_), &st) == 0 && S_ISDIR(st.st_mode)) {
     std::fclose(f_);
     f_ = nullptr;
@@ -141,7 +144,7 @@ InputFile::~InputFile() {
 }
 
 std::optional<std::uint64_t> InputFile::regular_size() const {
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fileno(f_), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return static_cast<std::uint64_t>(st.st_size);
 }
@@ -206,7 +209,8 @@ class FileWriter {
     if (f_ != nullptr && f_ != stdout) std::fclose(f_);
   }
   void put(const void* p, std::size_t n) {
-    if (std::fwrite(p, 1, n, f_) != n) throw InputError(path_, "file", path_, std::string("write failed: ") + std::strerror(errno));
+    if (std::fwrite(p, 1, n, f_) != n)
+      throw InputError(path_, "file", path_, std::string("write failed: ") + std::strerror(errno));
   }
   void put(const std::string& s) { put(s.data(), s.size()); }
   void close() {
@@ -224,8 +228,8 @@ class FileWriter {
 // A frame's bytes for a writer, which needs every plane.
 const std::uint8_t* whole(const Frame& f) {
   if (f.planes_read() != f.format().planes())
-    throw std::logic_error(fmt::format("a frame read without its last {} plane(s) cannot be written out",
-                                       f.format().planes() - f.planes_read()));
+    throw std::logic_error(
+        fmt::format("a frame read without its last {} plane(s) cannot be written out", f.format().planes() - f.planes_read()));
   return f.bytes();
 }
 

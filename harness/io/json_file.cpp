@@ -109,8 +109,8 @@ json parse_bounded(std::string_view text, const std::string& file, const std::st
     CheckedDomParser parser(doc);
     json::sax_parse(text.begin(), text.end(), &parser);  // a syntax error throws json::parse_error
     if (parser.duplicate)
-      throw InputError(file, field == "json" || field == "document" ? *parser.duplicate : field + ": " + *parser.duplicate, "(given twice)",
-                       "a key appears twice in one object; which one is meant is not a guess to make");
+      throw InputError(file, field == "json" || field == "document" ? *parser.duplicate : field + ": " + *parser.duplicate,
+                       "(given twice)", "a key appears twice in one object; which one is meant is not a guess to make");
     return doc;
   } catch (const json::parse_error& e) {
     throw InputError(file, field, fmt::format("byte {}", e.byte), "not valid JSON: " + json_fault_text(e));
@@ -140,7 +140,8 @@ std::string read_text_file(const fs::path& path, const std::string& what) {
   const std::uintmax_t size = fs::file_size(path, ec);
   if (ec) throw InputError(file, "file", file, "cannot open " + what + ": " + ec.message());
   if (size > kMaxJsonBytes)
-    throw InputError(file, "size", fmt::format("{} bytes", size), fmt::format("larger than the {} bytes allowed for {}", kMaxJsonBytes, what));
+    throw InputError(file, "size", fmt::format("{} bytes", size),
+                     fmt::format("larger than the {} bytes allowed for {}", kMaxJsonBytes, what));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(file, "file", file, "cannot open " + what);
   std::ostringstream text;

@@ -46,7 +46,9 @@ std::string json_excerpt(const nlohmann::json& j);
 class JsonFieldError : public std::out_of_range {
  public:
   JsonFieldError(std::string field, std::string value, const std::string& message)
-      : std::out_of_range(field + " is " + value + ", " + message), field_(std::move(field)), value_(std::move(value)),
+      : std::out_of_range(field + " is " + value + ", " + message),
+        field_(std::move(field)),
+        value_(std::move(value)),
         message_(message) {}
   const std::string& field() const { return field_; }
   const std::string& value() const { return value_; }

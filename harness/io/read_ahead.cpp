@@ -6,8 +6,12 @@
 namespace twinproof {
 
 ReadAhead::ReadAhead(FrameSource& inner, unsigned depth, unsigned threads)
-    : inner_(inner), format_(inner.format()), name_(inner.name()), frames_at_start_(inner.frames_left()),
-      by_place_(threads > 1 ? inner.random_access() : std::nullopt), ring_(std::max(depth, 1u)) {
+    : inner_(inner),
+      format_(inner.format()),
+      name_(inner.name()),
+      frames_at_start_(inner.frames_left()),
+      by_place_(threads > 1 ? inner.random_access() : std::nullopt),
+      ring_(std::max(depth, 1u)) {
   const unsigned n = by_place_ ? std::clamp(threads, 1u, static_cast<unsigned>(ring_.size())) : 1;
   for (unsigned i = 0; i < n; ++i) readers_.emplace_back([this] { read(); });
 }

@@ -63,10 +63,10 @@ class ReadAhead final : public FrameSource {
   std::vector<Slot> ring_;                  // frame i waits in ring_[i % size]
   mutable std::mutex mu_;
   std::condition_variable changed_;
-  unsigned claimed_ = 0;  // the next frame a reader takes on
-  unsigned handed_ = 0;   // the next frame to hand over
-  bool no_more_ = false;  // the end or a fault was met: nothing after it is read
-  bool finished_ = false; // the caller was given the end or the fault
+  unsigned claimed_ = 0;   // the next frame a reader takes on
+  unsigned handed_ = 0;    // the next frame to hand over
+  bool no_more_ = false;   // the end or a fault was met: nothing after it is read
+  bool finished_ = false;  // the caller was given the end or the fault
   bool stop_ = false;
   std::shared_ptr<HostMemory> memory_;
   int planes_ = 3;  // read_leading_planes

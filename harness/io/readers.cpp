@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/frame.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 namespace {
@@ -88,14 +88,12 @@ struct Colorspace {
   int bitdepth;
 };
 constexpr Colorspace kColorspaces[] = {
-    {"420jpeg", Chroma::c420, 8}, {"420mpeg2", Chroma::c420, 8}, {"420paldv", Chroma::c420, 8},
-    {"420", Chroma::c420, 8},     {"422", Chroma::c422, 8},      {"444", Chroma::c444, 8},
-    {"mono", Chroma::c400, 8},    {"420p10", Chroma::c420, 10},  {"422p10", Chroma::c422, 10},
-    {"444p10", Chroma::c444, 10}, {"mono10", Chroma::c400, 10},  {"monop10", Chroma::c400, 10},
-    {"420p12", Chroma::c420, 12}, {"422p12", Chroma::c422, 12},  {"444p12", Chroma::c444, 12},
-    {"mono12", Chroma::c400, 12}, {"monop12", Chroma::c400, 12}, {"420p16", Chroma::c420, 16},
-    {"422p16", Chroma::c422, 16}, {"444p16", Chroma::c444, 16},  {"mono16", Chroma::c400, 16},
-    {"monop16", Chroma::c400, 16},
+    {"420jpeg", Chroma::c420, 8},  {"420mpeg2", Chroma::c420, 8}, {"420paldv", Chroma::c420, 8}, {"420", Chroma::c420, 8},
+    {"422", Chroma::c422, 8},      {"444", Chroma::c444, 8},      {"mono", Chroma::c400, 8},     {"420p10", Chroma::c420, 10},
+    {"422p10", Chroma::c422, 10},  {"444p10", Chroma::c444, 10},  {"mono10", Chroma::c400, 10},  {"monop10", Chroma::c400, 10},
+    {"420p12", Chroma::c420, 12},  {"422p12", Chroma::c422, 12},  {"444p12", Chroma::c444, 12},  {"mono12", Chroma::c400, 12},
+    {"monop12", Chroma::c400, 12}, {"420p16", Chroma::c420, 16},  {"422p16", Chroma::c422, 16},  {"444p16", Chroma::c444, 16},
+    {"mono16", Chroma::c400, 16},  {"monop16", Chroma::c400, 16},
 };
 
 // The longest header line accepted; real headers are well under 100 bytes.
@@ -112,7 +110,7 @@ class Y4mSource final : public FrameSource {
       throw InputError(path, "magic", std::string(magic, got), "not a YUV4MPEG2 stream (expected 'YUV4MPEG2')");
     const std::string header = "YUV4MPEG2 " + (magic[9] == '\n' ? std::string() : read_line("header"));
     bool have_w = false, have_h = false;
-    std::string seen;  // tags read so far
+    std::string seen;            // tags read so far
     fmt_.chroma = Chroma::c420;  // the format's default colour space: 420jpeg
     fmt_.bitdepth = 8;
     std::size_t pos = 9;
@@ -131,8 +129,14 @@ class Y4mSource final : public FrameSource {
         throw InputError(path, std::string("header field ") + key, tok, "the tag appears twice in the header");
       if (key != 'X') seen += key;
       switch (key) {
-        case 'W': fmt_.width = parse_dimension("W", val); have_w = true; break;
-        case 'H': fmt_.height = parse_dimension("H", val); have_h = true; break;
+        case 'W':
+          fmt_.width = parse_dimension("W", val);
+          have_w = true;
+          break;
+        case 'H':
+          fmt_.height = parse_dimension("H", val);
+          have_h = true;
+          break;
         case 'I':
           if (val != "p" && val != "?")
             throw InputError(path, "header field I", val, "interlaced streams are not supported (only 'Ip')");
@@ -231,8 +235,7 @@ class Y4mSource final : public FrameSource {
     long long n = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
     const std::string field = std::string("header field ") + key;
-    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
-      throw InputError(in_.path(), field, v, "not an integer");
+    if (v.empty() || ec != std::errc() || p != v.data() + v.size()) throw InputError(in_.path(), field, v, "not an integer");
     if (n <= 0) throw InputError(in_.path(), field, v, "must be at least 1");
     if (n > kMaxDimension) throw InputError(in_.path(), field, v, fmt::format("exceeds the largest supported {}", kMaxDimension));
     return static_cast<int>(n);
@@ -258,7 +261,7 @@ class Y4mSource final : public FrameSource {
   std::size_t bytes_ = 0;
   unsigned index_ = 0;
   bool at_eof_ = false;
-  long header_end_ = -1;  // where the first frame header starts
+  long header_end_ = -1;                 // where the first frame header starts
   std::optional<unsigned> frame_count_;  // random_access()'s answer, once worked out
 };
 

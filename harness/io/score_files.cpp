@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 using nlohmann::json;
@@ -97,7 +97,8 @@ ScoreFile parse_json(const std::string& text, const std::string& file) {
     const json& f = frames[i];
     const std::string where = fmt::format("frames[{}]", i);
     if (!f.is_object() || !f.contains("frameNum") || !f["frameNum"].is_number_integer() || f["frameNum"].get<long long>() < 0)
-      throw InputError(file, where + ".frameNum", f.is_object() && f.contains("frameNum") ? json_excerpt(f["frameNum"]) : "(missing)",
+      throw InputError(file, where + ".frameNum",
+                       f.is_object() && f.contains("frameNum") ? json_excerpt(f["frameNum"]) : "(missing)",
                        "each frame has an integer frameNum >= 0");
     const long long n = f["frameNum"].get<long long>();
     b.frame(n, where + ".frameNum");
@@ -106,7 +107,8 @@ ScoreFile parse_json(const std::string& text, const std::string& file) {
                        "each frame has a metrics object");
     for (const auto& [key, v] : f["metrics"].items()) {
       if (v.is_null()) {
-        b.value(key, n, std::numeric_limits<double>::quiet_NaN(), where + ".metrics." + key);  // libvmaf writes NaN and infinities as null
+        b.value(key, n, std::numeric_limits<double>::quiet_NaN(),
+                where + ".metrics." + key);  // libvmaf writes NaN and infinities as null
       } else if (v.is_number()) {
         b.value(key, n, v.get<double>(), where + ".metrics." + key);  // nlohmann reads numbers with strtod: exact
       } else {
@@ -120,20 +122,23 @@ ScoreFile parse_json(const std::string& text, const std::string& file) {
 ScoreFile parse_xml(const std::string& text, const std::string& file) {
   pugi::xml_document doc;
   const pugi::xml_parse_result ok = doc.load_buffer(text.data(), text.size());
-  if (!ok) throw InputError(file, fmt::format("offset {}", ok.offset), excerpt(text), std::string("not XML: ") + ok.description());
+  if (!ok)
+    throw InputError(file, fmt::format("offset {}", ok.offset), excerpt(text), std::string("not XML: ") + ok.description());
   const pugi::xml_node frames = doc.child("VMAF").child("frames");
   if (!frames) throw InputError(file, "VMAF/frames", "(missing)", "libvmaf's XML lists its frames under <VMAF><frames>");
   Builder b(file);
   std::size_t i = 0;
   for (const pugi::xml_node f : frames.children()) {
     const std::string where = fmt::format("frames/frame[{}]", i++);
-    if (std::string_view(f.name()) != "frame") throw InputError(file, where, f.name(), "only <frame> elements belong in <frames>");
+    if (std::string_view(f.name()) != "frame")
+      throw InputError(file, where, f.name(), "only <frame> elements belong in <frames>");
     const pugi::xml_attribute num = f.attribute("frameNum");
     if (!num) throw InputError(file, where + "@frameNum", "(missing)", "each frame has a frameNum");
     const long long n = frame_number(num.value(), file, where + "@frameNum");
     b.frame(n, where + "@frameNum");
     for (const pugi::xml_attribute a : f.attributes())
-      if (std::string_view(a.name()) != "frameNum") b.value(a.name(), n, number(a.value(), file, where + "@" + a.name()), where + "@" + a.name());
+      if (std::string_view(a.name()) != "frameNum")
+        b.value(a.name(), n, number(a.value(), file, where + "@" + a.name()), where + "@" + a.name());
   }
   return b.done();
 }
@@ -164,9 +169,11 @@ ScoreFile parse_csv(const std::string& text, const std::string& file) {
   if (lines.empty()) throw InputError(file, "line 1", "", "an empty CSV has no header");
   std::vector<std::string_view> header = split(lines[0], ',');
   if (header.size() > 1 && header.back().empty()) header.pop_back();
-  if (header.empty() || header[0] != "Frame") throw InputError(file, "line 1", excerpt(lines[0]), "libvmaf's CSV header starts with Frame");
+  if (header.empty() || header[0] != "Frame")
+    throw InputError(file, "line 1", excerpt(lines[0]), "libvmaf's CSV header starts with Frame");
   for (std::size_t c = 1; c < header.size(); ++c)
-    if (std::find(header.begin() + 1, header.begin() + static_cast<std::ptrdiff_t>(c), header[c]) != header.begin() + static_cast<std::ptrdiff_t>(c))
+    if (std::find(header.begin() + 1, header.begin() + static_cast<std::ptrdiff_t>(c), header[c]) !=
+        header.begin() + static_cast<std::ptrdiff_t>(c))
       throw InputError(file, fmt::format("line 1 column {}", c + 1), excerpt(header[c]), "a column named twice in the header");
   Builder b(file);
   for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -174,7 +181,8 @@ ScoreFile parse_csv(const std::string& text, const std::string& file) {
     std::vector<std::string_view> fields = split(lines[i], ',');
     if (fields.size() == header.size() + 1 && fields.back().empty()) fields.pop_back();
     if (fields.size() != header.size())
-      throw InputError(file, where, excerpt(lines[i]), fmt::format("{} fields where the header has {}", fields.size(), header.size()));
+      throw InputError(file, where, excerpt(lines[i]),
+                       fmt::format("{} fields where the header has {}", fields.size(), header.size()));
     const long long n = frame_number(fields[0], file, where + " Frame");
     b.frame(n, where + " Frame");
     for (std::size_t c = 1; c < fields.size(); ++c)

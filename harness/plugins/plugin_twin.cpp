@@ -16,8 +16,8 @@
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "extractors/twinproof_plugin.h"
-#include "harness/support/exit_guard.hpp"
 #include "harness/gate/faults.hpp"
+#include "harness/support/exit_guard.hpp"
 #include "harness/support/process.hpp"
 #include "harness/support/sha256.hpp"
 
@@ -73,7 +73,8 @@ std::string feature_metric(const PluginTwinInfo& info, const char* metric, const
   const std::string name = plugin_text(metric, 64);
   const auto& known = info.feature->metrics;
   if (std::find(known.begin(), known.end(), name) == known.end())
-    throw ToolFailed(0, fmt::format("plugin twin {} {} '{}', which is not a metric of {}", info.name, did, name, info.feature->name), false);
+    throw ToolFailed(
+        0, fmt::format("plugin twin {} {} '{}', which is not a metric of {}", info.name, did, name, info.feature->name), false);
   return name;
 }
 
@@ -88,7 +89,8 @@ static void twinproof_relay_score(void* sink, const char* metric, unsigned frame
     if (static_cast<long long>(frame) > relay->last_frame)
       throw ToolFailed(0,
                        relay->last_frame < 0
-                           ? fmt::format("plugin twin {} emitted {} for frame {} before it was handed any frame", relay->info->name, name, frame)
+                           ? fmt::format("plugin twin {} emitted {} for frame {} before it was handed any frame",
+                                         relay->info->name, name, frame)
                            : fmt::format("plugin twin {} emitted {} for frame {}, past frame {}, the latest it has been handed",
                                          relay->info->name, name, frame, relay->last_frame),
                        false);
@@ -104,7 +106,9 @@ static void twinproof_relay_array(void* sink, const char* name, int width, int h
   try {
     constexpr long long kMaxValues = 1ll << 28;
     if (width <= 0 || height <= 0 || static_cast<long long>(width) * height > kMaxValues || values == nullptr)
-      throw ToolFailed(0, fmt::format("a plugin stage array '{}' of {}x{} values is not one twinproof can take", plugin_text(name, 32), width, height),
+      throw ToolFailed(0,
+                       fmt::format("a plugin stage array '{}' of {}x{} values is not one twinproof can take",
+                                   plugin_text(name, 32), width, height),
                        false);
     relay->arrays.push_back({plugin_text(name, 32), width, height, fp32 != 0,
                              std::vector<double>(values, values + static_cast<std::size_t>(width) * height)});
@@ -127,8 +131,8 @@ TwinproofChroma abi_chroma(Chroma c) {
 }
 
 // A twin's extract_pair: a member of version 2 tables only (a version-1 table ends before it).
-TwinproofStatus (*extract_pair_of(const TwinproofPluginTwin* t))(void*, const TwinproofPicture*, const TwinproofPicture*, unsigned,
-                                                                  TwinproofEmitScore, void*, char*, std::size_t) {
+TwinproofStatus (*extract_pair_of(const TwinproofPluginTwin* t))(void*, const TwinproofPicture*, const TwinproofPicture*,
+                                                                 unsigned, TwinproofEmitScore, void*, char*, std::size_t) {
   return t->abi_version >= 2 ? t->extract_pair : nullptr;
 }
 
@@ -138,7 +142,8 @@ class PluginTwin final : public Extractor {
     ErrorBuffer err;
     const ForeignCode running(info_->label, "create");
     instance_ = twin().create(ctx.device, ctx.capture_stages ? 1 : 0, err.data(), err.size());
-    if (instance_ == nullptr) throw ToolFailed(0, fmt::format("plugin twin {} could not create an instance: {}", info_->name, err.text()), false);
+    if (instance_ == nullptr)
+      throw ToolFailed(0, fmt::format("plugin twin {} could not create an instance: {}", info_->name, err.text()), false);
   }
   ~PluginTwin() override {
     const ForeignCode running(info_->label, "destroy");
@@ -150,10 +155,11 @@ class PluginTwin final : public Extractor {
   void init(const Format& fmt, const OptionList& options) override {
     // A twin without extract_pair (every version-1 twin) is handed one picture a frame.
     if (info_->feature->reads_distorted && extract_pair_of(info_->twin) == nullptr)
-      throw BackendUnavailable("feature", std::string(info_->feature->name),
-                               fmt::format("plugin twin {}: {} reads a pair of clips, and the twin has no extract_pair (plugin ABI "
-                                           "version {}; version 2 adds it)",
-                                           info_->name, info_->feature->name, info_->twin->abi_version));
+      throw BackendUnavailable(
+          "feature", std::string(info_->feature->name),
+          fmt::format("plugin twin {}: {} reads a pair of clips, and the twin has no extract_pair (plugin ABI "
+                      "version {}; version 2 adds it)",
+                      info_->name, info_->feature->name, info_->twin->abi_version));
     const TwinproofFormat f{fmt.width, fmt.height, fmt.bitdepth, abi_chroma(fmt.chroma)};
     std::vector<TwinproofOption> given;
     for (const auto& [name, value] : options) given.push_back({name.c_str(), value.c_str()});
@@ -179,8 +185,9 @@ class PluginTwin final : public Extractor {
     ErrorBuffer err;
     const auto pair = extract_pair_of(info_->twin);
     const ForeignCode running(info_->label, pair != nullptr ? "extract_pair" : "extract");
-    const TwinproofStatus st = pair != nullptr ? pair(instance_, &p, &d, frame, twinproof_relay_score, &relay, err.data(), err.size())
-                                               : twin().extract(instance_, &p, frame, twinproof_relay_score, &relay, err.data(), err.size());
+    const TwinproofStatus st = pair != nullptr
+                                   ? pair(instance_, &p, &d, frame, twinproof_relay_score, &relay, err.data(), err.size())
+                                   : twin().extract(instance_, &p, frame, twinproof_relay_score, &relay, err.data(), err.size());
     if (relay.fault) std::rethrow_exception(relay.fault);
     judge(st, "extract", err);
   }
@@ -218,14 +225,18 @@ class PluginTwin final : public Extractor {
   void judge(int status, const char* call, const ErrorBuffer& err) const {
     switch (status) {
       case TWINPROOF_OK: return;
-      case TWINPROOF_REFUSED: throw RefusedConfiguration("twin", info_->name, fmt::format("{} refuses: {}", info_->name, err.text()));
+      case TWINPROOF_REFUSED:
+        throw RefusedConfiguration("twin", info_->name, fmt::format("{} refuses: {}", info_->name, err.text()));
       case TWINPROOF_UNSUPPORTED:
-        throw BackendUnavailable("twin", info_->name, fmt::format("{} does not support this configuration: {}", info_->name, err.text()));
+        throw BackendUnavailable("twin", info_->name,
+                                 fmt::format("{} does not support this configuration: {}", info_->name, err.text()));
       case TWINPROOF_FAULT:
         throw ToolFailed(status, fmt::format("plugin twin {} failed in {}: {}", info_->name, call, err.text()), false);
       default:
-        throw ToolFailed(status, fmt::format("plugin twin {} returned {} from {}, which is no status of the plugin ABI", info_->name, status, call),
-                         false);
+        throw ToolFailed(
+            status,
+            fmt::format("plugin twin {} returned {} from {}, which is no status of the plugin ABI", info_->name, status, call),
+            false);
     }
   }
 
@@ -251,11 +262,14 @@ void check_twin(const fs::path& path, std::size_t index, const TwinproofPluginTw
   const std::string which = fmt::format("twin {}", index);
   if (t == nullptr) bad_plugin(path, which + " is a null pointer");
   if (t->abi_version != 1 && t->abi_version != TWINPROOF_PLUGIN_ABI_VERSION)
-    bad_plugin(path, fmt::format("{} is built for plugin ABI version {}; this twinproof takes versions 1 and {} (extractors/twinproof_plugin.h)",
-                                 which, t->abi_version, TWINPROOF_PLUGIN_ABI_VERSION));
+    bad_plugin(
+        path, fmt::format(
+                  "{} is built for plugin ABI version {}; this twinproof takes versions 1 and {} (extractors/twinproof_plugin.h)",
+                  which, t->abi_version, TWINPROOF_PLUGIN_ABI_VERSION));
   const std::size_t table = t->abi_version == 1 ? TWINPROOF_PLUGIN_V1_SIZE : sizeof(TwinproofPluginTwin);
   if (t->struct_size < table)
-    bad_plugin(path, fmt::format("{} declares a table of {} bytes; version {} has {}", which, t->struct_size, t->abi_version, table));
+    bad_plugin(path,
+               fmt::format("{} declares a table of {} bytes; version {} has {}", which, t->struct_size, t->abi_version, table));
   const std::string name = plugin_text(t->name, 80);
   if (!valid_twin_name(name))
     bad_plugin(path, fmt::format("{} is named '{}': a twin name is 1 to 64 of a-z, 0-9, '-' and '_'", which, name));
@@ -263,14 +277,16 @@ void check_twin(const fs::path& path, std::size_t index, const TwinproofPluginTw
     bad_plugin(path, fmt::format("twin {} twins '{}', which is no feature of this twinproof (see `twinproof features`)", name,
                                  plugin_text(t->feature, 80)));
   if (t->device_kind != TWINPROOF_DEVICE_HOST && t->device_kind != TWINPROOF_DEVICE_GPU)
-    bad_plugin(path, fmt::format("twin {} has device kind {}, neither host (0) nor GPU (1)", name, static_cast<int>(t->device_kind)));
+    bad_plugin(path,
+               fmt::format("twin {} has device kind {}, neither host (0) nor GPU (1)", name, static_cast<int>(t->device_kind)));
   const bool pair = extract_pair_of(t) != nullptr;
-  const std::pair<const char*, bool> required[] = {{"create", t->create != nullptr}, {"init", t->init != nullptr},
+  const std::pair<const char*, bool> required[] = {{"create", t->create != nullptr},   {"init", t->init != nullptr},
                                                    {"metrics", t->metrics != nullptr}, {"extract", t->extract != nullptr || pair},
-                                                   {"flush", t->flush != nullptr}, {"destroy", t->destroy != nullptr}};
+                                                   {"flush", t->flush != nullptr},     {"destroy", t->destroy != nullptr}};
   for (const auto& [function, present] : required)
-    if (!present) bad_plugin(path, fmt::format("twin {} has no {} function{}", name, function,
-                                               std::string_view(function) == "extract" ? " (nor extract_pair)" : ""));
+    if (!present)
+      bad_plugin(path, fmt::format("twin {} has no {} function{}", name, function,
+                                   std::string_view(function) == "extract" ? " (nor extract_pair)" : ""));
 }
 
 void register_plugin(const fs::path& given) {
@@ -284,7 +300,8 @@ void register_plugin(const fs::path& given) {
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) bad_plugin(given, fmt::format("cannot be loaded: {}", plugin_text(::dlerror(), 512)));
   void* entry = ::dlsym(handle, TWINPROOF_PLUGIN_ENTRY);
-  if (entry == nullptr) bad_plugin(given, fmt::format("not a twinproof plugin: it exports no {} function", TWINPROOF_PLUGIN_ENTRY));
+  if (entry == nullptr)
+    bad_plugin(given, fmt::format("not a twinproof plugin: it exports no {} function", TWINPROOF_PLUGIN_ENTRY));
   std::size_t count = 0;
   const TwinproofPluginTwin* const* twins = reinterpret_cast<TwinproofPluginEntry>(entry)(&count);
   if (twins == nullptr || count == 0) bad_plugin(given, "exports no twin");
@@ -313,7 +330,9 @@ void register_plugin(const fs::path& given) {
       if (gpu && cuda_devices().empty()) return Availability{false, "a GPU plugin twin and no usable CUDA device here"};
       return Availability{true, {}};
     };
-    b.make = [info](const ExtractorContext& ctx) -> std::unique_ptr<Extractor> { return std::make_unique<PluginTwin>(info, ctx); };
+    b.make = [info](const ExtractorContext& ctx) -> std::unique_ptr<Extractor> {
+      return std::make_unique<PluginTwin>(info, ctx);
+    };
     register_backend(std::move(b));
   }
 }

@@ -1,5 +1,5 @@
-#include "harness/io/json_file.hpp"
 #include "harness/report/render.hpp"
+#include "harness/io/json_file.hpp"
 
 #include "harness/support/paths.hpp"
 
@@ -15,8 +15,8 @@
 #include <pugixml.hpp>
 
 #include "extractors/registry.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/report/markup.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;
@@ -154,8 +154,7 @@ std::string junit_xml(const std::vector<CellResult>& results, const json& env) {
       } else if (element == "skipped") {
         tc.append_child("skipped").append_attribute("message") = (message + (r->waiver.empty() ? "" : "; " + r->waiver)).c_str();
       }
-      if (r->unexpected_pass)
-        tc.append_child("system-out").text().set(("unexpected pass under " + r->waiver).c_str());
+      if (r->unexpected_pass) tc.append_child("system-out").text().set(("unexpected pass under " + r->waiver).c_str());
     }
   }
   const RunTally all = tally_run(results);
@@ -190,9 +189,10 @@ std::string heatmap_cell(const CellResult& r) {
                                 : std::string(to_string(r.status));
   const std::string title = escape_markup(r.cell.id + " — " + std::string(to_string(r.status)) + ": " + r.detail);
   return r.needs_attention()
-           ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", escape_markup(r.cell.id), cell_class(r),
-                         title, escape_markup(r.cell.id), escape_markup(label))
-           : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", escape_markup(r.cell.id), cell_class(r), title, escape_markup(label));
+             ? fmt::format("<td id=\"{}\" class={} title=\"{}\"><a href=\"#detail:{}\">{}</a></td>", escape_markup(r.cell.id),
+                           cell_class(r), title, escape_markup(r.cell.id), escape_markup(label))
+             : fmt::format("<td id=\"{}\" class={} title=\"{}\">{}</td>", escape_markup(r.cell.id), cell_class(r), title,
+                           escape_markup(label));
 }
 
 // One heatmap per twin: rows are vector variants, columns option sets.
@@ -234,15 +234,17 @@ std::string attention_table(const std::vector<CellResult>& results) {
   std::string h;
   const std::vector<const CellResult*> bad = needing_attention(results);
   if (!bad.empty()) {
-    h += fmt::format("<h2>Failing or erroring cells ({})</h2><table class=fails><col style=\"width:30%\"><col style=\"width:7%\">"
-                     "<col style=\"width:40%\"><col style=\"width:23%\"><tr><th class=l>cell</th><th>status</th>"
-                     "<th class=l>first difference</th><th class=l>repro</th></tr>",
-                     bad.size());
+    h += fmt::format(
+        "<h2>Failing or erroring cells ({})</h2><table class=fails><col style=\"width:30%\"><col style=\"width:7%\">"
+        "<col style=\"width:40%\"><col style=\"width:23%\"><tr><th class=l>cell</th><th>status</th>"
+        "<th class=l>first difference</th><th class=l>repro</th></tr>",
+        bad.size());
     for (const CellResult* r : bad)
-      h += fmt::format("<tr id=\"detail:{0}\"><td><a href=\"#{0}\"><code>{0}</code></a>{1}</td><td class={2}>{3}</td><td>{4}</td>"
-                       "<td><code>{5}</code></td></tr>",
-                       escape_markup(r->cell.id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
-                       escape_markup(first_difference(*r)), escape_markup(repro_command(*r)));
+      h += fmt::format(
+          "<tr id=\"detail:{0}\"><td><a href=\"#{0}\"><code>{0}</code></a>{1}</td><td class={2}>{3}</td><td>{4}</td>"
+          "<td><code>{5}</code></td></tr>",
+          escape_markup(r->cell.id), r->required ? " (required)" : "", cell_class(*r), to_string(r->status),
+          escape_markup(first_difference(*r)), escape_markup(repro_command(*r)));
     h += "</table>";
   }
   return h;
@@ -251,18 +253,19 @@ std::string attention_table(const std::vector<CellResult>& results) {
 // The commit, CPU, CUDA runtime and driver, devices and outside twins the run had.
 std::string environment_lines(const json& env) {
   std::string h;
-  h += fmt::format("<p>commit <code>{}</code>, {}, CUDA runtime {}, driver {}</p>",
-                   escape_markup(env.value("git_commit", "?")), escape_markup(env.value("cpu", "?")),
-                   escape_markup(env.value("cuda_runtime", "?")), escape_markup(env.value("cuda_driver", "?")));
+  h += fmt::format("<p>commit <code>{}</code>, {}, CUDA runtime {}, driver {}</p>", escape_markup(env.value("git_commit", "?")),
+                   escape_markup(env.value("cpu", "?")), escape_markup(env.value("cuda_runtime", "?")),
+                   escape_markup(env.value("cuda_driver", "?")));
   for (const auto& d : env.value("devices", json::array()))
-    h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0),
-                     escape_markup(d.value("name", "?")), escape_markup(d.value("compute_capability", "?")));
+    h += fmt::format("<p>device {}: {} (compute capability {})</p>", d.value("ordinal", 0), escape_markup(d.value("name", "?")),
+                     escape_markup(d.value("compute_capability", "?")));
   for (const auto& t : env.value("outside_twins", json::array()))
     h += fmt::format("<p>{}</p>", escape_markup(outside_twin_line(t)));
   return h;
 }
 
-std::string html_report(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes, const RunEnd& end) {
+std::string html_report(const std::vector<CellResult>& all, const json& env, const std::vector<std::string>& notes,
+                        const RunEnd& end) {
   const std::vector<CellResult> results = sorted(all);
   // Fits a 1400 px window: option-set headers are written vertically and a heatmap wider than
   // the page scrolls inside its own box. Every cell is an anchor (report.html#<cell id>); a
@@ -312,7 +315,9 @@ std::string first_difference(const CellResult& r) {
     return v.is_object() ? fmt::format("{} ({})", v.value("decimal", "?"), v.value("hex", "?")) : std::string("absent");
   };
   // A record read back from a file may hold anything: shown as written, never converted.
-  const auto shown = [&](const char* key) { return m.contains(key) && m[key].is_number_integer() ? m[key].dump() : std::string("?"); };
+  const auto shown = [&](const char* key) {
+    return m.contains(key) && m[key].is_number_integer() ? m[key].dump() : std::string("?");
+  };
   std::string text = fmt::format("frame {} {}: reference {} vs twin {}", shown("frame"), m.value("metric", "?"),
                                  value(m.value("expected", json())), value(m.value("actual", json())));
   if (m.contains("ulp") && m["ulp"].is_number_integer()) text += fmt::format(", {} ULP", shown("ulp"));
@@ -325,8 +330,8 @@ std::string failure_recap(const std::vector<CellResult>& all, std::size_t limit)
   if (bad.empty()) return {};
   std::string out = fmt::format("failing or erroring cells ({}):\n", bad.size());
   for (std::size_t i = 0; i < bad.size() && i < limit; ++i)
-    out += fmt::format("  {} {}{}: {}\n    {}\n", to_string(bad[i]->status), bad[i]->cell.id, bad[i]->required ? " (required)" : "",
-                       escape_control(first_difference(*bad[i])), repro_command(*bad[i]));
+    out += fmt::format("  {} {}{}: {}\n    {}\n", to_string(bad[i]->status), bad[i]->cell.id,
+                       bad[i]->required ? " (required)" : "", escape_control(first_difference(*bad[i])), repro_command(*bad[i]));
   if (bad.size() > limit) out += fmt::format("  ... and {} more (summary.md, summary.json)\n", bad.size() - limit);
   return out;
 }
@@ -336,7 +341,8 @@ std::string verdict_line(const std::vector<CellResult>& results, const RunEnd& e
   std::string line = t.verdict;
   if (t.of(Tally::no_verdict) && t.verdict != "INCOMPLETE")
     line += fmt::format(" (incomplete: {} cell(s) without a verdict)", t.of(Tally::no_verdict));
-  if (end.interrupted_by != 0) line += fmt::format(" (stopped by signal {}: exit status {})", end.interrupted_by, 128 + end.interrupted_by);
+  if (end.interrupted_by != 0)
+    line += fmt::format(" (stopped by signal {}: exit status {})", end.interrupted_by, 128 + end.interrupted_by);
   if (t.judged_nothing)
     line += end.allow_empty ? ": no cell judged, every selected cell is not supported here (accepted: --allow-empty)"
                             : ": no cell judged, every selected cell is not supported here";
@@ -373,7 +379,8 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   }
   const std::vector<const CellResult*> bad = needing_attention(results);
   if (!bad.empty()) {
-    md += fmt::format("\n### Failing cells ({})\n\n| cell | status | first difference | repro |\n|---|---|---|---|\n", bad.size());
+    md +=
+        fmt::format("\n### Failing cells ({})\n\n| cell | status | first difference | repro |\n|---|---|---|---|\n", bad.size());
     for (std::size_t i = 0; i < bad.size() && i < 200; ++i)
       md += fmt::format("| `{}` | {} | {} | `{}` |\n", bad[i]->cell.id,
                         std::string(to_string(bad[i]->status)) + (bad[i]->required ? " (required)" : ""),
@@ -396,8 +403,8 @@ std::string markdown_summary(const std::vector<CellResult>& all, const json& env
   return md;
 }
 
-void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& host, const std::vector<std::string>& notes,
-                    const RunEnd& end) {
+void render_reports(const fs::path& dir, const std::vector<CellResult>& all, const json& host,
+                    const std::vector<std::string>& notes, const RunEnd& end) {
   ensure_directory(dir, "report folder");
   const std::vector<CellResult> results = sorted(all);
   json env = host;

@@ -20,8 +20,8 @@ inline constexpr int kReportSchemaVersion = 1;
 // records name (`outside_twins`: program or plugin, version, SHA-256, the features it ran).
 // `end` says how the run ended (a signal, --allow-empty), so that every report states the exit code
 // the process returns.
-void render_reports(const std::filesystem::path& dir, const std::vector<CellResult>& results,
-                    const nlohmann::json& environment, const std::vector<std::string>& notes = {}, const RunEnd& end = {});
+void render_reports(const std::filesystem::path& dir, const std::vector<CellResult>& results, const nlohmann::json& environment,
+                    const std::vector<std::string>& notes = {}, const RunEnd& end = {});
 
 // The command that reruns a cell under repro, and its first difference in one line (frame,
 // metric, both values in decimal and %a, ULP), or its detail when it has none.

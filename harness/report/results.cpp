@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 using nlohmann::json;
@@ -103,7 +103,8 @@ std::vector<CellResult> read_results(const std::filesystem::path& file, std::siz
     };
     try {
       if (line.size() > kMaxRecordBytes)
-        throw InputError(file.string(), "line " + std::to_string(n), fmt::format("{} bytes", line.size()), "record longer than allowed");
+        throw InputError(file.string(), "line " + std::to_string(n), fmt::format("{} bytes", line.size()),
+                         "record longer than allowed");
       const json j = parse_json_text(line, file.string(), "line " + std::to_string(n));
       out.push_back(cell_result_from_json(j));
     } catch (const JsonFieldError& e) {
@@ -236,7 +237,8 @@ std::string RunTally::counts_text() const {
 }
 
 std::string RunTally::junit_text() const {
-  return fmt::format("{} passed, {} failed, {} error(s), {} skipped", of(Tally::pass), junit("failure"), junit("error"), junit("skipped"));
+  return fmt::format("{} passed, {} failed, {} error(s), {} skipped", of(Tally::pass), junit("failure"), junit("error"),
+                     junit("skipped"));
 }
 
 RunTally tally_run(const std::vector<CellResult>& results, const RunEnd& end) {

@@ -24,15 +24,15 @@ struct CellResult {
   Cell cell;  // what was judged: written by to_json(Cell), as a repro bundle writes it
   CellStatus status = CellStatus::error;
   std::string detail;
-  std::string tolerance;           // how it was judged: "exact", "places=4", "golden (exact)"
+  std::string tolerance;  // how it was judged: "exact", "places=4", "golden (exact)"
   std::size_t values = 0, mismatches = 0;
   double max_abs_diff = 0;
   std::uint64_t max_ulp = 0;
-  nlohmann::json first_mismatch;   // frame, metric, both values (decimal and %a), ULP distance
+  nlohmann::json first_mismatch;  // frame, metric, both values (decimal and %a), ULP distance
   double seconds = 0;
-  std::string device;              // "host" or "cuda:0 NVIDIA H200 (9.0)"
-  bool required = false;           // not-supported of a --require'd backend: a failure
-  bool unexpected_pass = false;    // passed while a waiver covers it
+  std::string device;            // "host" or "cuda:0 NVIDIA H200 (9.0)"
+  bool required = false;         // not-supported of a --require'd backend: a failure
+  bool unexpected_pass = false;  // passed while a waiver covers it
   std::string waiver;
   // What ran as the twin when it is not twinproof's own code (an exec twin: its command line,
   // version and executable's SHA-256); null otherwise.
@@ -79,8 +79,9 @@ int exit_code_for(const std::vector<CellResult>& results, const RunEnd& end = {}
 // How a cell counts in every output, the same in each: by its status, except that a required twin
 // that is not supported here counts on its own (it fails the run, yet nothing was tested).
 enum class Tally { pass, fail, required_not_supported, not_supported, waived, error, timeout, no_verdict };
-inline constexpr Tally kTallies[] = {Tally::pass,          Tally::fail,   Tally::required_not_supported, Tally::not_supported,
-                                     Tally::waived,        Tally::error,  Tally::timeout,                Tally::no_verdict};
+inline constexpr Tally kTallies[] = {Tally::pass,          Tally::fail,      Tally::required_not_supported,
+                                     Tally::not_supported, Tally::waived,    Tally::error,
+                                     Tally::timeout,       Tally::no_verdict};
 std::string_view to_string(Tally t);
 Tally tally_of(const CellResult& r);
 // The JUnit element a cell of this kind gets: "" (passed), "failure" (a wrong score), "error" (the
@@ -94,8 +95,8 @@ struct RunTally {
   std::size_t count[std::size(kTallies)] = {};
   std::size_t total = 0;
   int exit_code = 0;
-  std::string verdict;    // PASS, FAIL, ERROR or INCOMPLETE (see run_verdict)
-  bool complete = true;   // every selected cell has a verdict and no signal stopped the run
+  std::string verdict;   // PASS, FAIL, ERROR or INCOMPLETE (see run_verdict)
+  bool complete = true;  // every selected cell has a verdict and no signal stopped the run
   bool judged_nothing = false;
 
   std::size_t of(Tally t) const { return count[static_cast<std::size_t>(t)]; }
@@ -107,6 +108,5 @@ struct RunTally {
   std::string junit_text() const;      // "2 passed, 0 failed, 1 error(s), 0 skipped", as JUnit counts them
 };
 RunTally tally_run(const std::vector<CellResult>& results, const RunEnd& end = {});
-
 
 }  // namespace twinproof

@@ -1,5 +1,5 @@
-#include "harness/io/json_file.hpp"
 #include "harness/report/vmaf_output.hpp"
+#include "harness/io/json_file.hpp"
 
 #include <cmath>
 
@@ -7,8 +7,8 @@
 #include <fmt/printf.h>
 
 #include "extractors/pooling.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/report/markup.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 using nlohmann::json;
@@ -78,7 +78,8 @@ std::string render_json(const VmafDocument& d, NumberStyle style) {
     if (entries.empty()) continue;
     out += first_frame ? "\n" : ",\n";
     first_frame = false;
-    out += fmt::format("    {{\n      \"frameNum\": {},\n      \"metrics\": {{\n{}\n      }}\n    }}", f, fmt::join(entries, ",\n"));
+    out +=
+        fmt::format("    {{\n      \"frameNum\": {},\n      \"metrics\": {{\n{}\n      }}\n    }}", f, fmt::join(entries, ",\n"));
   }
   out += "\n  ],\n  \"pooled_metrics\": {";
   for (std::size_t c = 0; c < d.columns.size(); ++c) {

@@ -29,10 +29,10 @@ struct VmafDocument {
   // Each column: the table's metric and the key it is written under ("motion2" or
   // "integer_motion2_mfw_2"), in output order.
   std::vector<std::pair<std::string, std::string>> columns;
-  std::string version;          // "version" of JSON and XML
-  double fps = 0;               // frames scored per second of extraction
+  std::string version;  // "version" of JSON and XML
+  double fps = 0;       // frames scored per second of extraction
   unsigned width = 0, height = 0;
-  nlohmann::json provenance;    // JSON only, under "twinproof" (input, feature, backend, options); null: left out
+  nlohmann::json provenance;  // JSON only, under "twinproof" (input, feature, backend, options); null: left out
 };
 
 // The whole document. Frames without any value are left out (libvmaf writes no entry for them). A

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <map>
 #include <cmath>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -15,15 +15,15 @@
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "harness/calibration/table.hpp"
-#include "harness/support/environment.hpp"
-#include "harness/support/errors.hpp"
 #include "harness/exec/twins_file.hpp"
 #include "harness/gate/faults.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/goldens/goldens.hpp"
+#include "harness/io/json_file.hpp"
+#include "harness/scoring/twin_check.hpp"
+#include "harness/support/environment.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/sha256.hpp"
-#include "harness/scoring/twin_check.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {
@@ -43,13 +43,12 @@ Cell find_cell(const std::string& id, const fs::path& matrix) {
     for (const Cell& c : load_matrix(f).cells)
       if (c.id == id) return c;
   throw UsageError("cell", id,
-                    fmt::format("cell '{}' is in no matrix ({}); ids are feature/twin/vector/NNb/CCC/option_set, "
-                                "see `twinproof gate --list`",
-                                id, matrix.empty() ? (data_root() / "ci" / "matrices").string() : matrix.string()));
+                   fmt::format("cell '{}' is in no matrix ({}); ids are feature/twin/vector/NNb/CCC/option_set, "
+                               "see `twinproof gate --list`",
+                               id, matrix.empty() ? (data_root() / "ci" / "matrices").string() : matrix.string()));
 }
 
 namespace {
-
 
 std::string value_text(double v, bool fp32) {
   return fp32 ? fmt::format("{} ({})", static_cast<float>(v), hex(v)) : fmt::format("{:.17g} ({})", v, hex(v));
@@ -80,8 +79,9 @@ ScoreTable run(const Backend& b, const ReproTarget& t, const ReproOptions& o,
     }
     if (!command.empty())
       *outside = fmt::format("{} ran as:\n  {}\n{}", b.name, command,
-                             folder.empty() ? std::string()
-                                            : fmt::format("its input, output and messages are kept in {} (remove it when done)\n", folder));
+                             folder.empty()
+                                 ? std::string()
+                                 : fmt::format("its input, output and messages are kept in {} (remove it when done)\n", folder));
   };
   try {
     ScoreTable table = run_extractor(*ex, clips, t.cell.options, run);
@@ -113,7 +113,8 @@ std::optional<std::string> descend_into_part(const ReproResult& res, const Backe
   const ExtractorPart* first_ref = nullptr;
   std::optional<Mismatch> earliest;
   for (const ExtractorPart& p : twin_parts) {
-    const auto r = std::find_if(ref_parts.begin(), ref_parts.end(), [&](const ExtractorPart& x) { return x.feature == p.feature; });
+    const auto r =
+        std::find_if(ref_parts.begin(), ref_parts.end(), [&](const ExtractorPart& x) { return x.feature == p.feature; });
     if (r == ref_parts.end()) continue;
     const TableComparison cmp = compare_tables(res.reference.only(p.metrics), res.twin.only(p.metrics), Tolerance::exact());
     if (!cmp.pass && cmp.first && (!earliest || cmp.first->frame < earliest->frame)) {
@@ -135,8 +136,8 @@ std::optional<std::string> descend_into_part(const ReproResult& res, const Backe
   inner.bundle.clear();
   inner.with_mutants = true;  // the part a mutant is built from is one
   const ReproResult r = compute_repro(sub, inner);
-  return fmt::format("{} departs first ({}, frame {}): in {}, {} against {}: {}", first->feature,
-                     earliest->metric, earliest->frame, first->feature, first->backend, first_ref->backend, r.verdict);
+  return fmt::format("{} departs first ({}, frame {}): in {}, {} against {}: {}", first->feature, earliest->metric,
+                     earliest->frame, first->feature, first->backend, first_ref->backend, r.verdict);
 }
 
 // Streams the target's frames first .. limit through both backends with stage capture (the
@@ -173,7 +174,8 @@ Bisection bisect_stages(const FeatureDescriptor& feature, const Backend& referen
 std::string bisection_verdict(const FeatureDescriptor& feature, const Cell& c, const Bisection& b) {
   // Nothing to bisect when the two expose no stage in common (an exec twin exposes none).
   if (!b.stages_compared)
-    return fmt::format("{} exposes no stage the reference does: the difference is in the outputs (see the first mismatch above)", c.twin);
+    return fmt::format("{} exposes no stage the reference does: the difference is in the outputs (see the first mismatch above)",
+                       c.twin);
   if (!b.frame) return "every exposed stage is equal; the difference is in the outputs only";
   std::string last_equal;
   for (const StageDiff& d : b.stages) {
@@ -183,9 +185,11 @@ std::string bisection_verdict(const FeatureDescriptor& feature, const Cell& c, c
       continue;
     }
     const auto role = [&](const StageDiff& x) { return feature.stage(x.stage)->role; };
-    if (role(d) == StageRole::sums &&
-        std::none_of(b.stages.begin(), b.stages.end(), [&](const StageDiff& x) { return role(x) == StageRole::partial_sums && x.twin_has; }))
-      return fmt::format("{} equal; {} differ ({} reduction): {}", last_equal.empty() ? "stages" : last_equal, d.label, c.twin, d.where);
+    if (role(d) == StageRole::sums && std::none_of(b.stages.begin(), b.stages.end(), [&](const StageDiff& x) {
+          return role(x) == StageRole::partial_sums && x.twin_has;
+        }))
+      return fmt::format("{} equal; {} differ ({} reduction): {}", last_equal.empty() ? "stages" : last_equal, d.label, c.twin,
+                         d.where);
     std::string verdict = fmt::format("first divergence: {}, {}{}", d.label, d.where, std::isnan(d.twin_value) ? " (NaN)" : "");
     if (!last_equal.empty()) verdict += fmt::format(" ({} equal before it)", last_equal);
     // Equal data into a sum that differs: the order of the additions (the reduction) departs.
@@ -335,12 +339,14 @@ void read_bundle_cell(const BundleFields& f, Cell& c) {
   const FeatureDescriptor* feature = find_feature(c.feature);
   if (feature == nullptr) throw InputError(file, "feature", c.feature, "no such feature (see `twinproof features`)");
   c.reference = f.text("reference");
-  if (find_backend(c.feature, c.reference) == nullptr) throw InputError(file, "reference", c.reference, "no such backend of the feature");
+  if (find_backend(c.feature, c.reference) == nullptr)
+    throw InputError(file, "reference", c.reference, "no such backend of the feature");
   c.twin = f.text("twin");
   if (find_backend(c.feature, c.twin, true) == nullptr) throw InputError(file, "twin", c.twin, "no such backend of the feature");
   // Names that become paths (goldens/FEATURE/VECTOR.json) are single plain components.
   c.vector = f.text("vector");
-  if (!is_plain_name(c.vector)) throw InputError(file, "vector", c.vector, "a vector id is a plain name (no '/', no leading '.')");
+  if (!is_plain_name(c.vector))
+    throw InputError(file, "vector", c.vector, "a vector id is a plain name (no '/', no leading '.')");
   c.option_set = f.text("option_set");
   if (!is_plain_name(c.option_set)) throw InputError(file, "option_set", c.option_set, "an option set is a plain name");
   c.golden = f.text("golden");
@@ -367,10 +373,11 @@ ReproTarget load_bundle(const fs::path& dir) {
   const std::string file = cell_file.string();
   const json j = read_json_file(cell_file, "the repro bundle's cell.json");
   if (!j.is_object()) throw InputError(file, "cell", json_excerpt(j), "cell.json is a JSON object");
-  reject_unknown_keys(j,
-                      {"id", "kind", "feature", "reference", "twin", "vector", "bitdepth", "chroma", "width", "height", "option_set",
-                       "options", "golden", "first_label", "frames", "frames_sha256", "distorted_sha256", "with_mutants"},
-                      file, "");
+  reject_unknown_keys(
+      j,
+      {"id", "kind", "feature", "reference", "twin", "vector", "bitdepth", "chroma", "width", "height", "option_set", "options",
+       "golden", "first_label", "frames", "frames_sha256", "distorted_sha256", "with_mutants"},
+      file, "");
   const BundleFields f{j, file};
   ReproTarget t;
   Cell& c = t.cell;
@@ -381,7 +388,8 @@ ReproTarget load_bundle(const fs::path& dir) {
   const std::string sha = f.text("frames_sha256");
   if (sha.size() != 64 || sha.find_first_not_of("0123456789abcdef") != std::string::npos)
     throw InputError(file, "frames_sha256", sha, "a SHA-256 is 64 lowercase hex digits");
-  if (!f.field("with_mutants").is_boolean()) throw InputError(file, "with_mutants", json_excerpt(f.field("with_mutants")), "true or false");
+  if (!f.field("with_mutants").is_boolean())
+    throw InputError(file, "with_mutants", json_excerpt(f.field("with_mutants")), "true or false");
   c.id = f.text("id");
   const std::string expected_id = cell_id(c.feature, c.twin, c.vector, c.bitdepth, c.chroma, c.option_set);
   if (c.id != expected_id) throw InputError(file, "id", c.id, fmt::format("does not match the cell's fields ({})", expected_id));
@@ -429,7 +437,8 @@ ReproResult repro_regression(const ReproTarget& t, const ReproOptions& o, const 
   res.regression = true;
   const GoldenFile g = load_golden_file(data_root() / "goldens" / c.feature / (c.vector + ".json"));
   const auto gc = std::find_if(g.cases.begin(), g.cases.end(), [&](const GoldenCase& x) { return x.id == c.golden; });
-  if (gc == g.cases.end()) throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
+  if (gc == g.cases.end())
+    throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");
   res.reference = run(ref_backend, t, o);
   const TableComparison cmp = compare_tables(gc->expected, res.reference, Tolerance::exact());
   res.mismatch = !cmp.pass;
@@ -482,9 +491,9 @@ bool run_both_sides(const ReproTarget& t, const ReproOptions& o, const Backend& 
     res.mismatch = !(ref_refuses && twin_refuses);
     res.exit_code = res.mismatch ? 1 : 0;
     res.judged_by = "judged by refusal: a configuration the reference refuses must be refused by the twin, and only that one";
-    res.verdict = !res.mismatch  ? fmt::format("both refuse: reference: {}; {}: {}", *ref_refuses, c.twin, *twin_refuses)
-                  : ref_refuses ? fmt::format("refusal mismatch: the reference refuses ({}) but {} scores {} frame(s)", *ref_refuses,
-                                              c.twin, res.twin.frames())
+    res.verdict = !res.mismatch ? fmt::format("both refuse: reference: {}; {}: {}", *ref_refuses, c.twin, *twin_refuses)
+                  : ref_refuses ? fmt::format("refusal mismatch: the reference refuses ({}) but {} scores {} frame(s)",
+                                              *ref_refuses, c.twin, res.twin.frames())
                                 : fmt::format("refusal mismatch: {} refuses ({}) but the reference scores {} frame(s)", c.twin,
                                               *twin_refuses, res.reference.frames());
     return true;
@@ -506,9 +515,10 @@ void judge_by_row(const ReproTarget& t, const ReproOptions& o, const Backend& tw
   const CellTolerance tol(table, c.feature, c.reference, c.twin, compute_capability_of(twin.gpu(), o.device));
   const TableComparison judged = compare_tables(res.reference, res.twin, tol);
   const CalibrationRow* row = tol.row("");
-  res.judged_by = fmt::format("judged by {} ({}){}: {}", row ? row->describe() : "no calibration row", tol.describe(res.reference.metrics()),
-                              judged_metrics ? fmt::format(" on {} only (what the twin reports)", fmt::join(*judged_metrics, ", ")) : "",
-                              judged.summary());
+  res.judged_by =
+      fmt::format("judged by {} ({}){}: {}", row ? row->describe() : "no calibration row", tol.describe(res.reference.metrics()),
+                  judged_metrics ? fmt::format(" on {} only (what the twin reports)", fmt::join(*judged_metrics, ", ")) : "",
+                  judged.summary());
   res.exit_code = judged.pass ? 0 : 1;
 }
 
@@ -540,7 +550,8 @@ ReproResult compute_repro(const ReproTarget& t, const ReproOptions& o) {
   const Backend* twin = find_backend(c.feature, c.twin, o.with_mutants);
   if (twin == nullptr) throw UsageError("twin", c.twin, fmt::format("no backend '{}' (mutants need --with-mutants)", c.twin));
   const Availability av = twin->availability();
-  if (!av.available) throw BackendUnavailable("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
+  if (!av.available)
+    throw BackendUnavailable("twin", c.twin, fmt::format("backend '{}' is unavailable here: {}", c.twin, av.reason));
   std::optional<std::vector<std::string>> judged_metrics;
   if (run_both_sides(t, o, *ref_backend, *twin, judged_metrics, res)) return res;
   judge_by_row(t, o, *twin, judged_metrics, res);
@@ -598,19 +609,22 @@ void print_repro(const ReproResult& r, const ReproTarget& t, std::ostream& out) 
         ulp = vc.ulp == std::numeric_limits<std::uint64_t>::max() ? "n/a" : std::to_string(vc.ulp);
       }
       const bool first = r.first && r.first->frame == f && r.first->metric == m;
-      fmt::print(out, "{:>6}  {:<8} {:<44} {:<44} {:>10} {:>6}{}\n", f, m, show(a), show(b), diff, ulp, first ? "  <- first mismatch" : "");
+      fmt::print(out, "{:>6}  {:<8} {:<44} {:<44} {:>10} {:>6}{}\n", f, m, show(a), show(b), diff, ulp,
+                 first ? "  <- first mismatch" : "");
     }
   }
   fmt::print(out, "{}\n", r.judged_by);
   if (r.divergence_frame) {
-    fmt::print(out, "\nstages of frame {} (after extracting it; pairs end at this frame), pipeline order:\n", *r.divergence_frame);
+    fmt::print(out, "\nstages of frame {} (after extracting it; pairs end at this frame), pipeline order:\n",
+               *r.divergence_frame);
     for (const StageDiff& d : r.stages) {
       if (!d.ref_has && !d.twin_has) continue;
-      const std::string line = !d.twin_has ? fmt::format("not exposed by {}", c.twin)
-                               : !d.ref_has ? fmt::format("not exposed by {}", c.reference)
-                               : d.equal    ? std::string("equal bit for bit")
-                                            : fmt::format("DIFFER: {} element(s); first at {}: {} {} vs {} {}", d.differing, d.where,
-                                                          c.reference, value_text(d.ref_value, d.fp32), c.twin, value_text(d.twin_value, d.fp32));
+      const std::string line =
+          !d.twin_has  ? fmt::format("not exposed by {}", c.twin)
+          : !d.ref_has ? fmt::format("not exposed by {}", c.reference)
+          : d.equal    ? std::string("equal bit for bit")
+                       : fmt::format("DIFFER: {} element(s); first at {}: {} {} vs {} {}", d.differing, d.where, c.reference,
+                                     value_text(d.ref_value, d.fp32), c.twin, value_text(d.twin_value, d.fp32));
       fmt::print(out, "  {:<16} {}\n", d.label, line);
     }
   }

@@ -31,32 +31,32 @@ struct ReproTarget {
 };
 
 struct ReproOptions {
-  std::optional<FrameRange> frames;      // score only this sub-clip (labels are kept)
-  unsigned repeat = 0;                   // run the twin this many times; every run must match
+  std::optional<FrameRange> frames;  // score only this sub-clip (labels are kept)
+  unsigned repeat = 0;               // run the twin this many times; every run must match
   bool with_mutants = false;
   int device = 0;
-  std::filesystem::path bundle;          // write a self-contained repro here
-  std::string rerun;                     // the command line that reruns this repro
+  std::filesystem::path bundle;  // write a self-contained repro here
+  std::string rerun;             // the command line that reruns this repro
 };
 
 struct ReproResult {
-  bool regression = false;            // the reference against its golden (no twin, no stages)
-  bool refusal = false;               // a refusal on either side decided the cell (no table, no stages)
-  ScoreTable reference, twin;         // the outputs compared (twin: empty for a regression cell)
-  std::string judged_by;              // the calibration row, its tolerance and what it says
-  bool mismatch = false;              // any bit differs between reference and twin
-  std::optional<Mismatch> first;      // the first differing output
+  bool regression = false;        // the reference against its golden (no twin, no stages)
+  bool refusal = false;           // a refusal on either side decided the cell (no table, no stages)
+  ScoreTable reference, twin;     // the outputs compared (twin: empty for a regression cell)
+  std::string judged_by;          // the calibration row, its tolerance and what it says
+  bool mismatch = false;          // any bit differs between reference and twin
+  std::optional<Mismatch> first;  // the first differing output
   std::optional<unsigned> divergence_frame;
-  std::vector<StageDiff> stages;      // of the divergence frame, pipeline order
-  std::string verdict;                // "first divergence: row sums, plane Y, row 17"
+  std::vector<StageDiff> stages;  // of the divergence frame, pipeline order
+  std::string verdict;            // "first divergence: row sums, plane Y, row 17"
   bool repeat_identical = true;
-  unsigned repeats_run = 0;           // repeats done (they stop at the first that differs)
+  unsigned repeats_run = 0;  // repeats done (they stop at the first that differs)
   std::string repeat_difference;
-  std::string bundle_note;            // what the bundle written holds; empty: none
-  std::string outside_run;            // an outside twin's command line and kept work folder; empty: none
-  bool outside_fault = false;         // the outside twin's program failed: the verdict is an error (exit 2)
+  std::string bundle_note;     // what the bundle written holds; empty: none
+  std::string outside_run;     // an outside twin's command line and kept work folder; empty: none
+  bool outside_fault = false;  // the outside twin's program failed: the verdict is an error (exit 2)
   std::string rerun;
-  int exit_code = 0;                  // 0 the cell passes its row (and repeats match), 1 not, 2 error
+  int exit_code = 0;  // 0 the cell passes its row (and repeats match), 1 not, 2 error
 };
 
 // Compares the outputs, bisects a mismatch to its stage, forms the verdict, checks repeats and

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/read_ahead.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 
@@ -155,7 +155,7 @@ ScoreTable run_pair(Extractor& ex, FrameSource& reference_input, FrameSource* di
   }
   if (!first)
     throw UsageError("--frames", fmt::format("{}:", run.range.first),
-                      fmt::format("the input has {} frames; none is in the requested range", index));
+                     fmt::format("the input has {} frames; none is in the requested range", index));
   ex.flush(table);
   // The look-ahead frames served the last frame's metrics; they are not part of the result.
   if (run.range.last && *run.range.last < *last) last = *run.range.last;

@@ -17,7 +17,10 @@ namespace twinproof {
 class ScoreTable final : public ScoreSink {
  public:
   void put(std::string_view metric, unsigned frame, double value) override;
-  void set_frames(unsigned first, unsigned count) { first_ = first; count_ = count; }
+  void set_frames(unsigned first, unsigned count) {
+    first_ = first;
+    count_ = count;
+  }
   unsigned first_frame() const { return first_; }
   unsigned frames() const { return count_; }
   std::vector<std::string> metrics() const;
@@ -100,7 +103,7 @@ struct TableComparison {
   std::size_t values = 0;      // values compared
   std::size_t mismatches = 0;  // failing values
   std::optional<Mismatch> first;
-  double max_abs_diff = 0;     // over values both present (NaN wins)
+  double max_abs_diff = 0;  // over values both present (NaN wins)
   std::uint64_t max_ulp = 0;
   std::string summary() const;  // one line
 };

@@ -82,8 +82,8 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
 }
 
 TwinCheckReport check_twin_pair(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
-                                const std::vector<Frame>& frames, const std::vector<Frame>& distorted,
-                                const OptionList& options, int device, unsigned twin_threads) {
+                                const std::vector<Frame>& frames, const std::vector<Frame>& distorted, const OptionList& options,
+                                int device, unsigned twin_threads) {
   if (distorted.size() != frames.size())
     throw std::logic_error(fmt::format("check_twin_pair: {} reference frames and {} distorted", frames.size(), distorted.size()));
   std::size_t next = 0;
@@ -98,8 +98,8 @@ TwinCheckReport check_twin_pair(const FeatureDescriptor& feature, const Backend&
 }
 
 TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin, const Format& fmt,
-                           const std::function<FramePair()>& next_pair, const OptionList& options, int device, unsigned first_label,
-                           unsigned twin_threads) {
+                           const std::function<FramePair()>& next_pair, const OptionList& options, int device,
+                           unsigned first_label, unsigned twin_threads) {
   TwinCheckReport r;
   ExtractorContext ctx;
   ctx.device = device;
@@ -124,8 +124,12 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
     if (!r.equal) {
       r.outputs.pass = false;
       r.frame = first_label;
-      r.outputs.first = Mismatch{ref_refusal ? "(only the reference refuses: " + *ref_refusal + ")"
-                                             : "(only the twin refuses: " + *twin_refusal + ")", 0, {}, {}, {}};
+      r.outputs.first = Mismatch{
+          ref_refusal ? "(only the reference refuses: " + *ref_refusal + ")" : "(only the twin refuses: " + *twin_refusal + ")",
+          0,
+          {},
+          {},
+          {}};
     }
     return r;
   }

@@ -32,13 +32,13 @@ struct StageDiff {
 StageDiff compare_stage(const StageInfo& s, const std::optional<Probe>& ref, const std::optional<Probe>& twin);
 
 struct TwinCheckReport {
-  bool refused = false;                  // both refused the configuration at init (nothing to compare)
-  bool equal = true;                     // every exposed stage and every output has the same bits
-  std::optional<unsigned> frame;         // the first frame where something differs
-  bool stages_compared = false;          // some stage was exposed by both (an exec twin exposes none)
-  std::vector<StageDiff> stages;         // that frame's stages, pipeline order
-  TableComparison outputs;               // every metric of every frame
-  std::string summary() const;           // one line
+  bool refused = false;           // both refused the configuration at init (nothing to compare)
+  bool equal = true;              // every exposed stage and every output has the same bits
+  std::optional<unsigned> frame;  // the first frame where something differs
+  bool stages_compared = false;   // some stage was exposed by both (an exec twin exposes none)
+  std::vector<StageDiff> stages;  // that frame's stages, pipeline order
+  TableComparison outputs;        // every metric of every frame
+  std::string summary() const;    // one line
 };
 
 // Frames of `fmt` whose samples are uniformly random below 2^bitdepth.
@@ -52,8 +52,8 @@ TwinCheckReport check_twin(const FeatureDescriptor& feature, const Backend& refe
                            unsigned twin_threads = 1);
 // The same over a pair of clips: frame t of `frames` with frame t of `distorted` (as many).
 TwinCheckReport check_twin_pair(const FeatureDescriptor& feature, const Backend& reference, const Backend& twin,
-                                const std::vector<Frame>& frames, const std::vector<Frame>& distorted,
-                                const OptionList& options, int device = 0, unsigned twin_threads = 1);
+                                const std::vector<Frame>& frames, const std::vector<Frame>& distorted, const OptionList& options,
+                                int device = 0, unsigned twin_threads = 1);
 // The same over frame pairs of `fmt` streamed from `next_pair` (the next pair, valid until the
 // next call; a null reference: no more), labelled from `first_label`: repro bisects a clip this
 // way without holding it in memory, the tests over frames they hold, neither copying a frame.

@@ -13,7 +13,9 @@ class InputError : public std::runtime_error {
  public:
   InputError(std::string file, std::string field, std::string value, const std::string& message)
       : std::runtime_error(compose(file, field, value, message)),
-        file_(std::move(file)), field_(std::move(field)), value_(std::move(value)) {}
+        file_(std::move(file)),
+        field_(std::move(field)),
+        value_(std::move(value)) {}
   const std::string& file() const { return file_; }
   const std::string& field() const { return field_; }
   const std::string& value() const { return value_; }

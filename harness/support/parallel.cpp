@@ -77,8 +77,9 @@ std::vector<std::thread> start_workers(unsigned count, const std::function<void(
     go->notify_all();
     // Joinable threads left to a vector's destructor would call std::terminate.
     for (std::thread& th : pool) th.join();
-    throw UsageError("--jobs", std::to_string(count),
-                     fmt::format("cannot start worker thread {} of {}: {} (a process or memory limit; lower -j)", t + 1, count, refused));
+    throw UsageError(
+        "--jobs", std::to_string(count),
+        fmt::format("cannot start worker thread {} of {}: {} (a process or memory limit; lower -j)", t + 1, count, refused));
   }
   go->store(kRun);
   go->notify_all();

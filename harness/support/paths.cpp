@@ -43,8 +43,8 @@ fs::path data_root() {
   }();
   if (found.empty())
     throw UsageError("TWINPROOF_DATA", "",
-                      "cannot find twinproof's data (vectors/manifest.json, goldens/, ci/) in a folder above the executable or in "
-                      "PREFIX/share/twinproof; set TWINPROOF_DATA to the folder that holds them");
+                     "cannot find twinproof's data (vectors/manifest.json, goldens/, ci/) in a folder above the executable or in "
+                     "PREFIX/share/twinproof; set TWINPROOF_DATA to the folder that holds them");
   return found;
 }
 
@@ -58,8 +58,7 @@ fs::path cache_root() {
 void ensure_directory(const fs::path& dir, const std::string& flag) {
   std::error_code ec;
   const fs::file_status st = fs::status(dir, ec);
-  if (fs::exists(st) && !fs::is_directory(st))
-    throw InputError(dir.string(), flag, dir.string(), "exists and is not a folder");
+  if (fs::exists(st) && !fs::is_directory(st)) throw InputError(dir.string(), flag, dir.string(), "exists and is not a folder");
   if (fs::exists(st)) return;
   fs::create_directories(dir, ec);
   if (ec) throw InputError(dir.string(), flag, dir.string(), "cannot create the folder: " + ec.message());
@@ -69,7 +68,8 @@ FolderLock::FolderLock(const fs::path& dir, const std::string& flag) {
   ensure_directory(dir, flag);
   const fs::path file = dir / ".twinproof.lock";
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd_ < 0) throw InputError(file.string(), flag, dir.string(), std::string("cannot lock the folder: ") + std::strerror(errno));
+  if (fd_ < 0)
+    throw InputError(file.string(), flag, dir.string(), std::string("cannot lock the folder: ") + std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     char buf[32] = {};
@@ -79,9 +79,9 @@ FolderLock::FolderLock(const fs::path& dir, const std::string& flag) {
     std::string holder = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("?");
     while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
     if (err == EWOULDBLOCK)
-      throw InputError(dir.string(), flag, dir.string(),
-                       fmt::format("another twinproof run (pid {}) is writing into this folder; wait for it or choose another",
-                                   holder));
+      throw InputError(
+          dir.string(), flag, dir.string(),
+          fmt::format("another twinproof run (pid {}) is writing into this folder; wait for it or choose another", holder));
     throw InputError(file.string(), flag, dir.string(), std::string("cannot lock the folder: ") + std::strerror(err));
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
@@ -95,10 +95,10 @@ FolderLock::~FolderLock() {
 }
 
 bool writes_through(const fs::path& file, const std::string& flag) {
-  struct stat st{};
+  struct stat st {};
   if (::lstat(file.c_str(), &st) != 0) return false;  // absent: made whole, then renamed into place
   if (S_ISLNK(st.st_mode)) {
-    struct stat target{};
+    struct stat target {};
     if (::stat(file.c_str(), &target) == 0 && S_ISDIR(target.st_mode))
       throw InputError(file.string(), flag, file.string(), "is a folder: name a file to write");
     return true;
@@ -117,7 +117,8 @@ void write_file(const fs::path& file, const std::string& text, const std::string
   const fs::path part = file.string() + ".part";
   {
     std::ofstream out(part, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
+    if (!out)
+      throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
     out << text;
     out.close();
     if (!out) {

@@ -75,13 +75,13 @@ ToolExit run_tool(const ToolRun& run) {
   bp::child child;
   // Each stream goes to its file, or stays the caller's (bp::std_out > stdout is not a file).
   if (!out_file.empty() && !err_file.empty())
-    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_err > err_file, bp::std_in < bp::null, ec);
+    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_err > err_file,
+                      bp::std_in < bp::null, ec);
   else if (!out_file.empty())
     child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_in < bp::null, ec);
   else if (!err_file.empty())
     child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_err > err_file, bp::std_in < bp::null, ec);
-  else
-    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_in < bp::null, ec);
+  else child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_in < bp::null, ec);
   if (ec) {
     out.status = 127;
     out.start_error = run.argv[0] + ": " + ec.message();

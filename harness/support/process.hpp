@@ -18,11 +18,11 @@ struct ToolRun {
 };
 
 struct ToolExit {
-  int status = 0;          // the exit status; 128 + N when killed by signal N; 127 when it could not start
-  int signal = 0;          // N when the tool was killed by signal N (a crash, an abort), else 0
-  bool timed_out = false;  // killed after timeout_s
-  int interrupted_by = 0;  // SIGINT/SIGTERM received by twinproof while waiting: the tool was killed
-  std::string start_error; // why it could not start, when it could not
+  int status = 0;           // the exit status; 128 + N when killed by signal N; 127 when it could not start
+  int signal = 0;           // N when the tool was killed by signal N (a crash, an abort), else 0
+  bool timed_out = false;   // killed after timeout_s
+  int interrupted_by = 0;   // SIGINT/SIGTERM received by twinproof while waiting: the tool was killed
+  std::string start_error;  // why it could not start, when it could not
 };
 
 // Runs the tool and waits for it, polling so that a timeout or an interrupt of twinproof kills

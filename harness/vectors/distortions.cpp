@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 
 namespace twinproof {
@@ -196,29 +196,34 @@ DistortionSpec parse_distortion(const json& j, const std::string& file, const st
   if (!j.is_object()) throw InputError(file, where, json_excerpt(j), "a distortion is an object {id, recipe, params}");
   for (const auto& [key, value] : j.items())
     if (key != "id" && key != "recipe" && key != "params" && key != "purpose" && key != "pins")
-      throw InputError(file, where + "." + key, json_excerpt(value), "unknown key (a distortion has id, recipe, params, purpose, pins)");
+      throw InputError(file, where + "." + key, json_excerpt(value),
+                       "unknown key (a distortion has id, recipe, params, purpose, pins)");
   const auto text = [&](const char* key) {
     const auto it = j.find(key);
-    if (it == j.end() || !it->is_string()) throw InputError(file, where + "." + key, it == j.end() ? "(missing)" : json_excerpt(*it), "must be a string");
+    if (it == j.end() || !it->is_string())
+      throw InputError(file, where + "." + key, it == j.end() ? "(missing)" : json_excerpt(*it), "must be a string");
     return it->get<std::string>();
   };
   DistortionSpec d;
   d.id = text("id");
-  if (d.id.empty() || d.id.size() > 32 ||
-      !std::all_of(d.id.begin(), d.id.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'; }))
+  if (d.id.empty() || d.id.size() > 32 || !std::all_of(d.id.begin(), d.id.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+      }))
     throw InputError(file, where + ".id", d.id, "a distortion id is 1 to 32 of A-Z a-z 0-9 _ -");
   d.recipe = text("recipe");
   const auto& all = recipes();
   const auto r = std::find_if(all.begin(), all.end(), [&](const Recipe& x) { return d.recipe == x.name; });
   if (r == all.end())
-    throw InputError(file, where + ".recipe", d.recipe, "no such distortion recipe (equal, invert, noise, blur, quantise, dct, shift, x264)");
+    throw InputError(file, where + ".recipe", d.recipe,
+                     "no such distortion recipe (equal, invert, noise, blur, quantise, dct, shift, x264)");
   d.params = j.value("params", json::object());
   if (!d.params.is_object()) throw InputError(file, where + ".params", json_excerpt(d.params), "must be an object");
   for (const auto& item : d.params.items()) {
     const std::string key = item.key();
     const auto p = std::find_if(r->params.begin(), r->params.end(), [&](const Param& x) { return key == x.name; });
     if (p == r->params.end())
-      throw InputError(file, where + ".params." + key, json_excerpt(item.value()), fmt::format("recipe {} takes no such parameter", d.recipe));
+      throw InputError(file, where + ".params." + key, json_excerpt(item.value()),
+                       fmt::format("recipe {} takes no such parameter", d.recipe));
   }
   for (const Param& p : r->params) {
     const auto it = d.params.find(p.name);
@@ -230,19 +235,24 @@ DistortionSpec parse_distortion(const json& j, const std::string& file, const st
   const auto pins = j.find("pins");
   if (!d.encoded()) {
     if (pins != j.end())
-      throw InputError(file, where + ".pins", json_excerpt(*pins), fmt::format("recipe {} makes its bytes itself: only an encoded distortion is pinned", d.recipe));
+      throw InputError(file, where + ".pins", json_excerpt(*pins),
+                       fmt::format("recipe {} makes its bytes itself: only an encoded distortion is pinned", d.recipe));
     return d;
   }
   if (pins == j.end() || !pins->is_object() || pins->empty())
-    throw InputError(file, where + ".pins", pins == j.end() ? "(missing)" : json_excerpt(*pins),
-                     "an encoded distortion pins its distorted clip per reference: {\"VECTOR\": {\"sha256\": ..., \"made_by\": ...}}");
+    throw InputError(
+        file, where + ".pins", pins == j.end() ? "(missing)" : json_excerpt(*pins),
+        "an encoded distortion pins its distorted clip per reference: {\"VECTOR\": {\"sha256\": ..., \"made_by\": ...}}");
   for (const auto& [reference, pin] : pins->items()) {
     const std::string at = where + ".pins." + reference;
-    if (!pin.is_object() || !pin.contains("sha256") || !pin.contains("made_by") || pin.size() != 2 || !pin["sha256"].is_string() ||
-        !pin["made_by"].is_string())
-      throw InputError(file, at, json_excerpt(pin), "a pin is {\"sha256\": \"64 hex digits\", \"made_by\": \"the tools' versions\"}");
+    if (!pin.is_object() || !pin.contains("sha256") || !pin.contains("made_by") || pin.size() != 2 ||
+        !pin["sha256"].is_string() || !pin["made_by"].is_string())
+      throw InputError(file, at, json_excerpt(pin),
+                       "a pin is {\"sha256\": \"64 hex digits\", \"made_by\": \"the tools' versions\"}");
     const std::string sha = pin["sha256"].get<std::string>();
-    if (sha.size() != 64 || !std::all_of(sha.begin(), sha.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) && !std::isupper(static_cast<unsigned char>(ch)); }))
+    if (sha.size() != 64 || !std::all_of(sha.begin(), sha.end(), [](char ch) {
+          return std::isxdigit(static_cast<unsigned char>(ch)) && !std::isupper(static_cast<unsigned char>(ch));
+        }))
       throw InputError(file, at + ".sha256", sha, "must be 64 lowercase hex digits");
     d.pins[reference] = {sha, pin["made_by"].get<std::string>()};
   }
@@ -251,7 +261,8 @@ DistortionSpec parse_distortion(const json& j, const std::string& file, const st
 
 std::unique_ptr<FrameSource> distort(std::unique_ptr<FrameSource> reference, const DistortionSpec& d) {
   if (d.encoded())
-    throw InputError(d.id, "recipe", d.recipe, "an encoded distortion is read from the cache (its pair's clips), not made frame by frame");
+    throw InputError(d.id, "recipe", d.recipe,
+                     "an encoded distortion is read from the cache (its pair's clips), not made frame by frame");
   return std::make_unique<DistortedSource>(std::move(reference), d);
 }
 
@@ -285,7 +296,8 @@ ClipPair open_pair(const std::string& vector, int bitdepth, Chroma chroma, const
   const std::filesystem::path path = cached_pair_path(base.id, d);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(vector, "cache", path.string(), fmt::format("the encoded clip is not in the cache; run `twinproof vectors fetch {}~{}`", base.id, d.id));
+    throw InputError(vector, "cache", path.string(),
+                     fmt::format("the encoded clip is not in the cache; run `twinproof vectors fetch {}~{}`", base.id, d.id));
   std::unique_ptr<FrameSource> distorted =
       verify_stream(open_yuv(path.string(), base.fmt), base.id + "~" + d.id, pin.sha256, base.frames);
   if (reference.id == base.id) {

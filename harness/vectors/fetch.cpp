@@ -116,7 +116,8 @@ std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bo
   if (!force && fs::is_regular_file(target, ec) && sha256_file(target.string()) == pin.sha256)
     return fmt::format("{}: cached, sha256 ok ({})", id, target.string());
   if (!vector_present(reference, m))
-    throw InputError(id, "reference", reference.id, fmt::format("its reference is not in the cache; run `twinproof vectors fetch {}` first", reference.id));
+    throw InputError(id, "reference", reference.id,
+                     fmt::format("its reference is not in the cache; run `twinproof vectors fetch {}` first", reference.id));
   fs::create_directories(target.parent_path(), ec);
   const fs::path work = target.string() + ".work";
   fs::remove_all(work, ec);
@@ -139,13 +140,42 @@ std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bo
   // threads; -bitexact keeps version strings out of what ffmpeg itself writes. libx264 takes
   // 4:2:0 of even sizes only: an odd width or height is padded by one column or row (black) for
   // the encoder, and taken off again after decoding.
-  must_run(named, {"ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", pix, "-s:v", size,
-                   "-framerate", "25", "-i", raw.string(), "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-preset", "medium", "-crf",
-                   std::to_string(d.params.at("crf").get<int>()), "-threads", "1", "-bitexact", "-f", "h264", "-y", stream.string()},
+  must_run(named,
+           {"ffmpeg",
+            "-nostdin",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-f",
+            "rawvideo",
+            "-pix_fmt",
+            pix,
+            "-s:v",
+            size,
+            "-framerate",
+            "25",
+            "-i",
+            raw.string(),
+            "-vf",
+            "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+            "-c:v",
+            "libx264",
+            "-preset",
+            "medium",
+            "-crf",
+            std::to_string(d.params.at("crf").get<int>()),
+            "-threads",
+            "1",
+            "-bitexact",
+            "-f",
+            "h264",
+            "-y",
+            stream.string()},
            work, "ffmpeg (encode)");
   const fs::path decoded = work / "decoded.yuv";
-  must_run(named, {"ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-i", stream.string(), "-fps_mode", "passthrough",
-                   "-f", "rawvideo", "-pix_fmt", pix, "-bitexact", "-y", decoded.string()},
+  must_run(named,
+           {"ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-i", stream.string(), "-fps_mode", "passthrough", "-f",
+            "rawvideo", "-pix_fmt", pix, "-bitexact", "-y", decoded.string()},
            work, "ffmpeg (decode)");
   // The padding off again (ffmpeg's crop keeps 4:2:0 heights even, so it is done here): each
   // plane's first rows and columns, as many as the reference's plane holds.

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/support/errors.hpp"
 #include "harness/io/json_file.hpp"
+#include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"
@@ -78,7 +78,8 @@ class VerifiedSource final : public FrameSource {
       return false;
     }
     if (++seen_ > frames_)
-      throw InputError(id_, "frames", std::to_string(seen_), fmt::format("vector drifted: more than the pinned {} frames", frames_));
+      throw InputError(id_, "frames", std::to_string(seen_),
+                       fmt::format("vector drifted: more than the pinned {} frames", frames_));
     hash_.update(f.bytes(), f.size());
     return true;
   }
@@ -199,8 +200,7 @@ bool vector_present(const VectorSpec& v, const Manifest& m) {
   return fs::is_regular_file(cached_vector_path(v), ec);
 }
 
-std::unique_ptr<FrameSource> verify_stream(std::unique_ptr<FrameSource> inner, std::string id, std::string sha,
-                                           unsigned frames) {
+std::unique_ptr<FrameSource> verify_stream(std::unique_ptr<FrameSource> inner, std::string id, std::string sha, unsigned frames) {
   return std::make_unique<VerifiedSource>(std::move(inner), std::move(id), std::move(sha), frames);
 }
 

@@ -102,7 +102,8 @@ RecipeSource::FillFn ramp(const VectorSpec& v) {
   return [=](Frame& f, unsigned t) {
     fill_plane(f, 0, [&](std::uint64_t x, std::uint64_t y) { return static_cast<std::uint32_t>((a * x + b * y + c * t) & max); });
     if (f.format().planes() == 3) {
-      fill_plane(f, 1, [&](std::uint64_t x, std::uint64_t y) { return static_cast<std::uint32_t>((b * x + a * y + c * t) & max); });
+      fill_plane(f, 1,
+                 [&](std::uint64_t x, std::uint64_t y) { return static_cast<std::uint32_t>((b * x + a * y + c * t) & max); });
       fill_plane(f, 2, [&](std::uint64_t x, std::uint64_t y) { return static_cast<std::uint32_t>((x + y + t) & max); });
     }
   };

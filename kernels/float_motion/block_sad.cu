@@ -32,7 +32,8 @@ __global__ void fused_blur_kernel(const Sample* __restrict__ samples, int bitdep
   // Horizontal pass.
   for (int yy = ty; yy < kTileY; yy += blockDim.y) {
     const int x = x0 + tx, y = y0 + yy;
-    if (x < w && y < h) out[static_cast<std::size_t>(y) * w + x] = tap_sum<N>(taps.f, [&](int k) { return tmp_tile[yy][tx + k]; });
+    if (x < w && y < h)
+      out[static_cast<std::size_t>(y) * w + x] = tap_sum<N>(taps.f, [&](int k) { return tmp_tile[yy][tx + k]; });
   }
 }
 
@@ -60,11 +61,10 @@ template <int N>
 cudaError_t fused_blur_n(const std::uint8_t* samples, int bytes_per_sample, int bitdepth, int w, int h, const Taps& taps,
                          float* out, cudaStream_t stream) {
   const dim3 block(kTileX, 8), grid((w + kTileX - 1) / kTileX, (h + kTileY - 1) / kTileY);
-  if (bytes_per_sample == 1)
-    fused_blur_kernel<std::uint8_t, N><<<grid, block, 0, stream>>>(samples, bitdepth, w, h, taps, out);
+  if (bytes_per_sample == 1) fused_blur_kernel<std::uint8_t, N><<<grid, block, 0, stream>>>(samples, bitdepth, w, h, taps, out);
   else
-    fused_blur_kernel<std::uint16_t, N><<<grid, block, 0, stream>>>(reinterpret_cast<const std::uint16_t*>(samples),
-                                                                     bitdepth, w, h, taps, out);
+    fused_blur_kernel<std::uint16_t, N>
+        <<<grid, block, 0, stream>>>(reinterpret_cast<const std::uint16_t*>(samples), bitdepth, w, h, taps, out);
   return cudaGetLastError();
 }
 

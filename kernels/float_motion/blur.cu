@@ -41,11 +41,10 @@ __global__ void blur_horizontal_kernel(const float* __restrict__ tmp, int w, int
 cudaError_t convert(const std::uint8_t* samples, int bytes_per_sample, int bitdepth, int w, int h, float* out,
                     cudaStream_t stream) {
   const dim3 block(kTileX, kTileY);
-  if (bytes_per_sample == 1)
-    convert_kernel<std::uint8_t><<<grid_for(w, h), block, 0, stream>>>(samples, bitdepth, w, h, out);
+  if (bytes_per_sample == 1) convert_kernel<std::uint8_t><<<grid_for(w, h), block, 0, stream>>>(samples, bitdepth, w, h, out);
   else
-    convert_kernel<std::uint16_t><<<grid_for(w, h), block, 0, stream>>>(reinterpret_cast<const std::uint16_t*>(samples),
-                                                                         bitdepth, w, h, out);
+    convert_kernel<std::uint16_t>
+        <<<grid_for(w, h), block, 0, stream>>>(reinterpret_cast<const std::uint16_t*>(samples), bitdepth, w, h, out);
   return cudaGetLastError();
 }
 

@@ -26,13 +26,13 @@
 namespace twinproof::float_motion::kernels {
 namespace {
 
-constexpr int kHalo = 4;                       // columns loaded each side of a tile (radius <= 2)
-constexpr int kTile = 64;                      // output columns per tile
-constexpr int kQuads = kTile / 4;              // output quads per tile row
+constexpr int kHalo = 4;           // columns loaded each side of a tile (radius <= 2)
+constexpr int kTile = 64;          // output columns per tile
+constexpr int kQuads = kTile / 4;  // output quads per tile row
 constexpr int kTmpQuads = kQuads + 2 * kHalo / 4;
-constexpr int kTmpStride = 4 * kTmpQuads;      // floats per row of the vertical pass's tile
-constexpr int kOutStride = kTile + 4;          // walkers on 8 consecutive rows: 8 distinct bank quads
-constexpr int kSlots = kGroupFrames + 1;       // the frame before the group, then its new frames
+constexpr int kTmpStride = 4 * kTmpQuads;  // floats per row of the vertical pass's tile
+constexpr int kOutStride = kTile + 4;      // walkers on 8 consecutive rows: 8 distinct bank quads
+constexpr int kSlots = kGroupFrames + 1;   // the frame before the group, then its new frames
 constexpr int kBlurThreads = 6 * 32;
 constexpr int kWalkers = kGroupFrames * kBandRows;
 constexpr int kThreads = kBlurThreads + kWalkers;
@@ -55,7 +55,8 @@ __device__ __forceinline__ unsigned pack_quad(const std::uint8_t* row, const int
   return row[col[0]] | row[col[1]] << 8 | row[col[2]] << 16 | static_cast<unsigned>(row[col[3]]) << 24;
 }
 __device__ __forceinline__ uint2 pack_quad(const std::uint16_t* row, const int (&col)[4]) {
-  return make_uint2(row[col[0]] | static_cast<unsigned>(row[col[1]]) << 16, row[col[2]] | static_cast<unsigned>(row[col[3]]) << 16);
+  return make_uint2(row[col[0]] | static_cast<unsigned>(row[col[1]]) << 16, row[col[2]] | static_cast<unsigned>(row[col[3]])
+                                                                                              << 16);
 }
 // Sample j of a quad as the fp32 number 2^23 + sample: one byte permute.
 __device__ __forceinline__ float biased(unsigned quad, int j) {
@@ -72,8 +73,8 @@ struct Shared {
 
 template <class Sample, int N, bool kFromZero>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
-    blur_row_sad_kernel(const Sample* __restrict__ prev, const Sample* __restrict__ batch, int frames, int bitdepth, int w,
-                        int h, Taps taps, float* __restrict__ row_sums, float* __restrict__ blurred) {
+    blur_row_sad_kernel(const Sample* __restrict__ prev, const Sample* __restrict__ batch, int frames, int bitdepth, int w, int h,
+                        Taps taps, float* __restrict__ row_sums, float* __restrict__ blurred) {
   constexpr int r = N / 2;
   constexpr int kRows = kBandRows + 2 * r;  // rows the vertical pass reads for one band
   __shared__ __align__(16) Shared sh;
@@ -207,8 +208,8 @@ template <class Sample, int N, bool kFromZero>
 cudaError_t launch(const Sample* prev, const Sample* batch, int frames, int bitdepth, int w, int h, const Taps& taps,
                    float* row_sums, float* blurred, cudaStream_t stream) {
   const dim3 grid((h + kBandRows - 1) / kBandRows, (frames + kGroupFrames - 1) / kGroupFrames);
-  blur_row_sad_kernel<Sample, N, kFromZero><<<grid, kThreads, 0, stream>>>(prev, batch, frames, bitdepth, w, h, taps,
-                                                                                      row_sums, blurred);
+  blur_row_sad_kernel<Sample, N, kFromZero>
+      <<<grid, kThreads, 0, stream>>>(prev, batch, frames, bitdepth, w, h, taps, row_sums, blurred);
   return cudaGetLastError();
 }
 

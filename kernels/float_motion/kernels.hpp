@@ -34,9 +34,8 @@ cudaError_t downscale(const float* in, int w, int h, int sw, int sh, float* out,
 inline constexpr int kBandRows = 8;
 inline constexpr int kGroupFrames = 8;
 inline constexpr int kMaxBatchFrames = 64;  // frames one launch takes
-cudaError_t blur_row_sad(const std::uint8_t* prev, const std::uint8_t* batch, int frames, int bytes_per_sample,
-                         int bitdepth, int w, int h, const Taps& taps, float* row_sums, float* blurred,
-                         cudaStream_t stream);
+cudaError_t blur_row_sad(const std::uint8_t* prev, const std::uint8_t* batch, int frames, int bytes_per_sample, int bitdepth,
+                         int w, int h, const Taps& taps, float* row_sums, float* blurred, cudaStream_t stream);
 // Frames a launch should take for h-row planes on the current device: as many groups of
 // kGroupFrames as keep every multiprocessor's blocks busy (one group for a 4K plane, eight for
 // a small one), at most kMaxBatchFrames.
@@ -44,8 +43,8 @@ cudaError_t blur_row_sad_batch(int h, int bytes_per_sample, int* frames);
 
 // ---- block_sad.cu: the non-exact design (cuda-block) ----------------------------------------------
 // Fused 2D blur from samples (convert, vertical and horizontal through shared memory).
-cudaError_t fused_blur(const std::uint8_t* samples, int bytes_per_sample, int bitdepth, int w, int h,
-                       const Taps& taps, float* out, cudaStream_t stream);
+cudaError_t fused_blur(const std::uint8_t* samples, int bytes_per_sample, int bitdepth, int w, int h, const Taps& taps,
+                       float* out, cudaStream_t stream);
 // Sum of |A - B| over each 16x16 block, reduced with warp shuffles: one float per block, row-major
 // over ceil(w/16) x ceil(h/16) blocks.
 inline constexpr int kSadBlock = 16;

@@ -6,8 +6,7 @@
 namespace twinproof::float_motion::kernels {
 namespace {
 
-__global__ void row_sad_kernel(const float* __restrict__ a, const float* __restrict__ b, int w, int h,
-                               float* __restrict__ rows) {
+__global__ void row_sad_kernel(const float* __restrict__ a, const float* __restrict__ b, int w, int h, float* __restrict__ rows) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= h) return;
   const std::size_t off = static_cast<std::size_t>(i) * w;

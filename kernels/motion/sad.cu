@@ -35,12 +35,12 @@ namespace {
 
 constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
-constexpr int kRows = 11;           // output rows of a task (11 and 16 measured: PERFORMANCE.md)
-constexpr int kLoads = kRows + 4;   // rows read by a task: two above and two below
-constexpr int kGroup = 5;           // rows loaded together, one group ahead of the one computed
+constexpr int kRows = 11;          // output rows of a task (11 and 16 measured: PERFORMANCE.md)
+constexpr int kLoads = kRows + 4;  // rows read by a task: two above and two below
+constexpr int kGroup = 5;          // rows loaded together, one group ahead of the one computed
 static_assert(kLoads % kGroup == 0 && kRows <= 32);
-constexpr int kMinBlocks = 5;       // resident blocks asked of the register allocator: 96 registers
-constexpr int kColumns = 4;         // columns per lane (PERFORMANCE.md has the shapes measured)
+constexpr int kMinBlocks = 5;  // resident blocks asked of the register allocator: 96 registers
+constexpr int kColumns = 4;    // columns per lane (PERFORMANCE.md has the shapes measured)
 
 constexpr int g0 = 3571, g1 = 16004, g2 = 26386;
 
@@ -63,17 +63,19 @@ template <unsigned Bias = 0>
 __device__ __forceinline__ int round16(int x0, int x1, int x2, int x3, int x4) {
   constexpr unsigned e_bias = (g1 + g2 / 2) * Bias;  // what the biases add to e, modulo 2^32
   constexpr long long e_bias_signed = static_cast<int>(e_bias);
-  static_assert(static_cast<long long>(g0) * 2 * 65535 + 32768 + 2 * (e_bias_signed < 0 ? -e_bias_signed : e_bias_signed) < 0x7fffffffLL,
-                "f minus twice e's bias must fit in int32");
+  static_assert(
+      static_cast<long long>(g0) * 2 * 65535 + 32768 + 2 * (e_bias_signed < 0 ? -e_bias_signed : e_bias_signed) < 0x7fffffffLL,
+      "f minus twice e's bias must fit in int32");
   constexpr unsigned f_add = 32768u - 2u * g0 * Bias - 2u * e_bias;
   const auto u = [](int x) { return static_cast<unsigned>(x); };
   const int f = static_cast<int>(g0 * (u(x0) + u(x4)) + f_add);  // g0*(x0+x4) + 2^15 - 2*e_bias
-  const int m = f >> 1;                                            // floor(f_true / 2) - e_bias
+  const int m = f >> 1;                                          // floor(f_true / 2) - e_bias
   return static_cast<int>(u(m) + (g1 / 2) * (u(x1) + u(x3)) + (g2 / 2) * u(x2)) >> 15;
 }
 static_assert(g1 % 2 == 0 && g2 % 2 == 0);
 static_assert((static_cast<long long>(g0) * 2 * 65535 + 32768) / 2 + (g1 / 2) * 2LL * 65535 + (g2 / 2) * 65535LL <= 0x7fffffffLL);
-static_assert((-static_cast<long long>(g0) * 2 * 65535 + 32768 - 1) / 2 - (g1 / 2) * 2LL * 65535 - (g2 / 2) * 65535LL >= -0x80000000LL);
+static_assert((-static_cast<long long>(g0) * 2 * 65535 + 32768 - 1) / 2 - (g1 / 2) * 2LL * 65535 - (g2 / 2) * 65535LL >=
+              -0x80000000LL);
 
 // 8 bit, on the FP32 pipe, with the taps scaled by 2^-8 (exact: g < 2^15). d = p - c is an
 // integer in [-255, 255], so every product and partial sum below is a multiple of 2^-8 of
@@ -178,10 +180,10 @@ __device__ __forceinline__ void differences(const Words<Bitdepth, N>& p, const W
       // two-lane half subtraction gives two exact differences, widened to float.
       constexpr unsigned kHalf1024 = 0x64646464u;
       const auto half2_of = [](unsigned bits) { return *reinterpret_cast<const __half2*>(&bits); };
-      const float2 lo = __half22float2(__hsub2(half2_of(__byte_perm(p.w[k], kHalf1024, 0x5140)),
-                                               half2_of(__byte_perm(c.w[k], kHalf1024, 0x5140))));
-      const float2 hi = __half22float2(__hsub2(half2_of(__byte_perm(p.w[k], kHalf1024, 0x7362)),
-                                               half2_of(__byte_perm(c.w[k], kHalf1024, 0x7362))));
+      const float2 lo = __half22float2(
+          __hsub2(half2_of(__byte_perm(p.w[k], kHalf1024, 0x5140)), half2_of(__byte_perm(c.w[k], kHalf1024, 0x5140))));
+      const float2 hi = __half22float2(
+          __hsub2(half2_of(__byte_perm(p.w[k], kHalf1024, 0x7362)), half2_of(__byte_perm(c.w[k], kHalf1024, 0x7362))));
       d[4 * k] = lo.x, d[4 * k + 1] = lo.y, d[4 * k + 2] = hi.x, d[4 * k + 3] = hi.y;
     } else if constexpr (Bitdepth <= 12) {  // two 16-bit samples a word; bias 4096
       const unsigned both = p.w[k] - c.w[k] + 0x10001000u;
@@ -202,8 +204,8 @@ enum class Cols { kInner, kEdge, kScalar };
 // first and last lanes' outer columns serve only as halo). Adds the lane's part of output row
 // i0 + r into part[r].
 template <int Bitdepth, int N, bool InnerRows, Cols Mode>
-__device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P, const typename Depth<Bitdepth>::Sample* C,
-                                      int w, int h, int i0, int c0, int lane, unsigned (&part)[kRows]) {
+__device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P, const typename Depth<Bitdepth>::Sample* C, int w,
+                                      int h, int i0, int c0, int lane, unsigned (&part)[kRows]) {
   using W = Words<Bitdepth, N>;
   constexpr int bytes = sizeof(typename Depth<Bitdepth>::Sample);
   const int cb = c0 + N * lane;
@@ -286,7 +288,8 @@ __device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P,
       v[N + 3] = __shfl_down_sync(0xffffffffu, v[3], 1);
       unsigned x[N];
 #pragma unroll
-      for (int q = 0; q < N; ++q) x[q] = static_cast<unsigned>(abs(round16<kVerticalBias<Bitdepth>>(v[q], v[q + 1], v[q + 2], v[q + 3], v[q + 4])));
+      for (int q = 0; q < N; ++q)
+        x[q] = static_cast<unsigned>(abs(round16<kVerticalBias<Bitdepth>>(v[q], v[q + 1], v[q + 2], v[q + 3], v[q + 4])));
       if constexpr (Mode == Cols::kInner && N == 4) {
         // An inner strip masks whole pairs of columns (lane 0's first two, lane 31's last two):
         // two masked adds a row instead of one a column.
@@ -300,9 +303,10 @@ __device__ __forceinline__ void strip(const typename Depth<Bitdepth>::Sample* P,
 }
 
 template <int Bitdepth, bool Aligned>
-__global__ void __launch_bounds__(kThreads, kMinBlocks) integer_motion_pair_kernel(
-    const typename Depth<Bitdepth>::Sample* __restrict__ frames, std::size_t frame_elems, const __grid_constant__ PairSlots slots,
-    int w, int h, int strips, int groups, int tasks, PairScratch out) {
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    integer_motion_pair_kernel(const typename Depth<Bitdepth>::Sample* __restrict__ frames, std::size_t frame_elems,
+                               const __grid_constant__ PairSlots slots, int w, int h, int strips, int groups, int tasks,
+                               PairScratch out) {
   constexpr int N = kColumns;
   const int pair = blockIdx.y, lane = threadIdx.x & 31;
   const int task = blockIdx.x * kWarps + (threadIdx.x >> 5);
@@ -384,7 +388,8 @@ cudaError_t launch(const void* frames, std::size_t frame_elems, int w, int h, co
   if (w % N == 0)  // every row (and frame) starts on a vector boundary
     integer_motion_pair_kernel<Bitdepth, true><<<grid, kThreads, 0, s>>>(f, frame_elems, slots, w, h, strips, groups, tasks, out);
   else
-    integer_motion_pair_kernel<Bitdepth, false><<<grid, kThreads, 0, s>>>(f, frame_elems, slots, w, h, strips, groups, tasks, out);
+    integer_motion_pair_kernel<Bitdepth, false>
+        <<<grid, kThreads, 0, s>>>(f, frame_elems, slots, w, h, strips, groups, tasks, out);
   return cudaGetLastError();
 }
 
@@ -395,7 +400,8 @@ cudaError_t pair_totals(const void* frames, std::size_t frame_elems, int bitdept
   if (pairs <= 0) return cudaSuccess;
   if (pairs > kMaxPairs || w < kMinExtent || h < kMinExtent) return cudaErrorInvalidValue;
   // 32-bit sample offsets; row sums that cannot wrap (|X| <= 65535): kMaxDimension is far inside both.
-  if (static_cast<unsigned long long>(w) * static_cast<unsigned long long>(h) > 0xffffffffull || w > 65537) return cudaErrorInvalidValue;
+  if (static_cast<unsigned long long>(w) * static_cast<unsigned long long>(h) > 0xffffffffull || w > 65537)
+    return cudaErrorInvalidValue;
   switch (bitdepth) {
     case 8: return launch<8>(frames, frame_elems, w, h, slots, pairs, scratch, sms, stream);
     case 10: return launch<10>(frames, frame_elems, w, h, slots, pairs, scratch, sms, stream);

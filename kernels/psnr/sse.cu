@@ -29,7 +29,9 @@ template <int Bytes>
 __device__ unsigned long long squared_error(const unsigned char* r, const unsigned char* d) {
   int e;
   if constexpr (Bytes == 1) e = static_cast<int>(*r) - static_cast<int>(*d);
-  else e = static_cast<int>(*reinterpret_cast<const unsigned short*>(r)) - static_cast<int>(*reinterpret_cast<const unsigned short*>(d));
+  else
+    e = static_cast<int>(*reinterpret_cast<const unsigned short*>(r)) -
+        static_cast<int>(*reinterpret_cast<const unsigned short*>(d));
   const unsigned m = static_cast<unsigned>(e < 0 ? -e : e);
   return m * m;
 }
@@ -111,7 +113,8 @@ __global__ void __launch_bounds__(kThreads) plane_sse_kernel(const Launch launch
   int i = 0;
   while (i + 1 < launch.count && blockIdx.x >= launch.first_block[i + 1]) ++i;
   const unsigned long long chunk = blockIdx.x - launch.first_block[i];
-  unsigned long long s = launch.flat[i] ? flat_chunk<Bytes>(launch.plane[i], chunk) : pitched_chunk<Bytes>(launch.plane[i], chunk);
+  unsigned long long s =
+      launch.flat[i] ? flat_chunk<Bytes>(launch.plane[i], chunk) : pitched_chunk<Bytes>(launch.plane[i], chunk);
   for (int offset = 16; offset > 0; offset /= 2) s += __shfl_down_sync(0xffffffffu, s, offset);
   if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x / 32] = s;
   __syncthreads();
@@ -180,11 +183,11 @@ cudaError_t row_sse(const void* ref, const void* dist, int w, int h, int pitch, 
                     cudaStream_t stream) {
   if (h <= 0) return cudaSuccess;
   if (bytes == 1)
-    row_sse_kernel<<<h, kThreads, 0, stream>>>(static_cast<const unsigned char*>(ref), static_cast<const unsigned char*>(dist), w, pitch,
-                                               rows_out);
-  else
-    row_sse_kernel<<<h, kThreads, 0, stream>>>(static_cast<const unsigned short*>(ref), static_cast<const unsigned short*>(dist), w,
+    row_sse_kernel<<<h, kThreads, 0, stream>>>(static_cast<const unsigned char*>(ref), static_cast<const unsigned char*>(dist), w,
                                                pitch, rows_out);
+  else
+    row_sse_kernel<<<h, kThreads, 0, stream>>>(static_cast<const unsigned short*>(ref), static_cast<const unsigned short*>(dist),
+                                               w, pitch, rows_out);
   return cudaGetLastError();
 }
 

@@ -37,8 +37,8 @@ struct Sums {
 // 16-bit in memory when `wide`; at later scales the 16-bit pictures of subsample) of every frame: each pixel's contribution
 // (add_pixel of extractors/vif/arithmetic.hpp, through the log2 table `log2t` on the device, with
 // the enhancement gain limit) added into its frame's sums.
-cudaError_t statistics(const Pictures& in, int w, int h, int scale, int bpc, bool wide, const std::uint16_t* log2t, double gain_limit,
-                       const Sums& out, cudaStream_t stream);
+cudaError_t statistics(const Pictures& in, int w, int h, int scale, int bpc, bool wide, const std::uint16_t* log2t,
+                       double gain_limit, const Sums& out, cudaStream_t stream);
 
 // Scale `next`'s pictures ((w / 2) x (h / 2), 16-bit, packed) of every frame from scale next - 1's
 // (w x h, read as `statistics` reads them): filtered vertically at the even rows and horizontally at the even

@@ -30,9 +30,9 @@ namespace {
 
 constexpr int kWarps = 8;  // a block is 32 x kWarps threads
 constexpr int kThreads = 32 * kWarps;
-constexpr int kStatW = 64, kStatH = 32;  // a statistics block's tile of pixels
-constexpr int kItemRows = 4;  // rows of one column a thread's vertical work item makes
-constexpr int kRun = 4;       // adjacent pixels of one row a thread's horizontal pass makes
+constexpr int kStatW = 64, kStatH = 32;            // a statistics block's tile of pixels
+constexpr int kItemRows = 4;                       // rows of one column a thread's vertical work item makes
+constexpr int kRun = 4;                            // adjacent pixels of one row a thread's horizontal pass makes
 constexpr int kSubTileW = 32, kSubTileH = kWarps;  // a subsample block's tile of output pixels
 
 struct Taps {
@@ -112,8 +112,8 @@ struct StatGeometry {
 // The vertical pass of one work item: kItemRows rows of column c (picture column x), from the
 // kItemRows + fw - 1 samples of each picture it reads, kept in registers.
 template <int S, class Sample>
-__device__ __forceinline__ void vertical_item(const Sample* ref, const Sample* dist, std::size_t pitch, int x, int first_row, int h,
-                                              const VerticalShift& vs, std::uint32_t* vert, int row0, int c) {
+__device__ __forceinline__ void vertical_item(const Sample* ref, const Sample* dist, std::size_t pitch, int x, int first_row,
+                                              int h, const VerticalShift& vs, std::uint32_t* vert, int row0, int c) {
   using G = StatGeometry<S>;
   constexpr int n = kItemRows + G::fw - 1;
   // At 8 bits every sum of scale 0 stays below 2^32 (65536 * 255 * 255): 32-bit accumulators.
@@ -174,8 +174,8 @@ __device__ __forceinline__ void load_window(const std::uint32_t* from, std::uint
 // The horizontal pass and the statistics of a run of kRun pixels of tile row r starting at
 // tile column c0; returns their sums.
 template <int S>
-__device__ __forceinline__ ScaleSums horizontal_run(const std::uint32_t* vert, int r, int c0, int valid, const std::uint16_t* log2t,
-                                                   double gain_limit) {
+__device__ __forceinline__ ScaleSums horizontal_run(const std::uint32_t* vert, int r, int c0, int valid,
+                                                    const std::uint16_t* log2t, double gain_limit) {
   using G = StatGeometry<S>;
   constexpr int plane = kStatH * G::stride;
   std::uint32_t mu[2][kRun];
@@ -214,9 +214,9 @@ __device__ __forceinline__ ScaleSums horizontal_run(const std::uint32_t* vert, i
 
 // Three blocks an SM (at most 80 registers a thread, none spilled; the shared memory of four).
 template <int S, class Sample>
-__global__ void __launch_bounds__(kThreads, 3) statistics_kernel(const __grid_constant__ Pictures in, int w, int h, int bpc,
-                                                              const std::uint16_t* __restrict__ log2t, double gain_limit,
-                                                              const __grid_constant__ Sums out) {
+__global__ void __launch_bounds__(kThreads, 3)
+    statistics_kernel(const __grid_constant__ Pictures in, int w, int h, int bpc, const std::uint16_t* __restrict__ log2t,
+                      double gain_limit, const __grid_constant__ Sums out) {
   using G = StatGeometry<S>;
   extern __shared__ uint4 shared_words[];
   auto* vert = reinterpret_cast<std::uint32_t*>(shared_words);  // [5][kStatH][stride]: mu1, mu2, xx, yy, xy
@@ -230,7 +230,8 @@ __global__ void __launch_bounds__(kThreads, 3) statistics_kernel(const __grid_co
   for (int i = tid; i < G::items; i += kThreads) {
     const int c = i % G::in_w, row0 = i / G::in_w * kItemRows;
     vertical_item<S>(static_cast<const Sample*>(in.ref[frame]), static_cast<const Sample*>(in.dist[frame]),
-                     static_cast<std::size_t>(in.pitch), tile_index(x0 - G::half + c, w), y0 + row0 - G::half, h, vs, vert, row0, c);
+                     static_cast<std::size_t>(in.pitch), tile_index(x0 - G::half + c, w), y0 + row0 - G::half, h, vs, vert, row0,
+                     c);
   }
   __syncthreads();
 
@@ -317,8 +318,8 @@ __device__ __forceinline__ void subsample_tile(const Pictures& in, int w, int h,
 }
 
 template <int S, class Sample>
-cudaError_t launch_statistics(const Pictures& in, int w, int h, int bpc, const std::uint16_t* log2t, double gain_limit, const Sums& out,
-                              cudaStream_t stream) {
+cudaError_t launch_statistics(const Pictures& in, int w, int h, int bpc, const std::uint16_t* log2t, double gain_limit,
+                              const Sums& out, cudaStream_t stream) {
   using G = StatGeometry<S>;
   // Scale 0's tile needs more than the 48 KiB a block gets without asking (for the current device).
   cudaError_t e = cudaFuncSetAttribute(statistics_kernel<S, Sample>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -336,8 +337,8 @@ struct OutPointers {
 };
 
 template <int Next, class Sample>
-__global__ void __launch_bounds__(kThreads) subsample_entry(const __grid_constant__ Pictures in, int w, int h, int bpc,
-                                                            const __grid_constant__ OutPointers out);
+__global__ void __launch_bounds__(kThreads)
+    subsample_entry(const __grid_constant__ Pictures in, int w, int h, int bpc, const __grid_constant__ OutPointers out);
 
 template <int Next, class Sample>
 cudaError_t launch_subsample(const Pictures& in, int w, int h, int bpc, const OutPointers& out, cudaStream_t stream) {
@@ -348,22 +349,23 @@ cudaError_t launch_subsample(const Pictures& in, int w, int h, int bpc, const Ou
 }
 
 template <int Next, class Sample>
-__global__ void __launch_bounds__(kThreads) subsample_entry(const __grid_constant__ Pictures in, int w, int h, int bpc,
-                                                            const __grid_constant__ OutPointers out) {
+__global__ void __launch_bounds__(kThreads)
+    subsample_entry(const __grid_constant__ Pictures in, int w, int h, int bpc, const __grid_constant__ OutPointers out) {
   subsample_tile<Next, Sample>(in, w, h, bpc, out.ref, out.dist);
 }
 
 }  // namespace
 
-cudaError_t statistics(const Pictures& in, int w, int h, int scale, int bpc, bool wide, const std::uint16_t* log2t, double gain_limit,
-                       const Sums& out, cudaStream_t stream) {
+cudaError_t statistics(const Pictures& in, int w, int h, int scale, int bpc, bool wide, const std::uint16_t* log2t,
+                       double gain_limit, const Sums& out, cudaStream_t stream) {
   if (in.frames < 1 || in.frames > kMaxFrames || w < 1 || h < 1) return cudaErrorInvalidValue;
   // Scale 0 reads the clip's samples; later scales the 16-bit pictures subsample made.
   using u8 = std::uint8_t;
   using u16 = std::uint16_t;
   switch (scale) {
-    case 0: return wide ? launch_statistics<0, u16>(in, w, h, bpc, log2t, gain_limit, out, stream)
-                        : launch_statistics<0, u8>(in, w, h, bpc, log2t, gain_limit, out, stream);
+    case 0:
+      return wide ? launch_statistics<0, u16>(in, w, h, bpc, log2t, gain_limit, out, stream)
+                  : launch_statistics<0, u8>(in, w, h, bpc, log2t, gain_limit, out, stream);
     case 1: return launch_statistics<1, u16>(in, w, h, bpc, log2t, gain_limit, out, stream);
     case 2: return launch_statistics<2, u16>(in, w, h, bpc, log2t, gain_limit, out, stream);
     case 3: return launch_statistics<3, u16>(in, w, h, bpc, log2t, gain_limit, out, stream);
@@ -381,7 +383,9 @@ cudaError_t subsample(const Pictures& in, int w, int h, int next, int bpc, bool 
   }
   // Scale 1 reads the clip's samples; later scales read the 16-bit pictures made before them.
   switch (next) {
-    case 1: return wide ? launch_subsample<1, std::uint16_t>(in, w, h, bpc, out, stream) : launch_subsample<1, std::uint8_t>(in, w, h, bpc, out, stream);
+    case 1:
+      return wide ? launch_subsample<1, std::uint16_t>(in, w, h, bpc, out, stream)
+                  : launch_subsample<1, std::uint8_t>(in, w, h, bpc, out, stream);
     case 2: return launch_subsample<2, std::uint16_t>(in, w, h, bpc, out, stream);
     case 3: return launch_subsample<3, std::uint16_t>(in, w, h, bpc, out, stream);
     default: return cudaErrorInvalidValue;

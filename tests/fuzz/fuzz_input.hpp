@@ -2,13 +2,13 @@
 // data reads, and the rule that the only acceptable failures are the harness's own refusals.
 #pragma once
 
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "extractors/extractor.hpp"
 #include "harness/support/errors.hpp"
@@ -30,7 +30,8 @@ inline const std::filesystem::path& scratch(const char* name) {
 inline std::filesystem::path write_input(const char* name, const std::uint8_t* data, std::size_t size) {
   const std::filesystem::path p = scratch(name);
   std::filesystem::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  std::ofstream(p, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return p;
 }
 
@@ -49,8 +50,8 @@ void expect_refusal_or_success(Body&& body) {
 
 // For the targets whose parsers consult the project's data (manifest, goldens): libFuzzer calls
 // this once before the first input.
-#define TWINPROOF_FUZZ_USES_PROJECT_DATA                        \
-  extern "C" int LLVMFuzzerInitialize(int*, char***) {          \
-    ::setenv("TWINPROOF_DATA", TWINPROOF_SOURCE_DIR, 0);         \
-    return 0;                                                   \
+#define TWINPROOF_FUZZ_USES_PROJECT_DATA                 \
+  extern "C" int LLVMFuzzerInitialize(int*, char***) {   \
+    ::setenv("TWINPROOF_DATA", TWINPROOF_SOURCE_DIR, 0); \
+    return 0;                                            \
   }

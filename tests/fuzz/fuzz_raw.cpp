@@ -7,7 +7,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace twinproof;
   if (size < 6) return 0;
   Format fmt;
-  fmt.width = (data[0] | data[1] << 8) - 64;    // negative and zero extents included
+  fmt.width = (data[0] | data[1] << 8) - 64;  // negative and zero extents included
   fmt.height = (data[2] | data[3] << 8) - 64;
   constexpr Chroma chromas[] = {Chroma::c400, Chroma::c420, Chroma::c422, Chroma::c444};
   fmt.chroma = chromas[data[4] & 3];

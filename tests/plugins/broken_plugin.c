@@ -66,8 +66,8 @@ static const char *const *metrics(void *instance) {
   return kMetrics;
 }
 
-static TwinproofStatus extract(void *instance, const TwinproofPicture *picture, unsigned frame, TwinproofEmitScore emit, void *sink,
-                               char *error, size_t size) {
+static TwinproofStatus extract(void *instance, const TwinproofPicture *picture, unsigned frame, TwinproofEmitScore emit,
+                               void *sink, char *error, size_t size) {
   (void)instance;
   (void)picture;
   exit_if("extract");

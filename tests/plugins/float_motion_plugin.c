@@ -153,7 +153,8 @@ static void *create(int device, int capture_stages, char *error, size_t size) {
 static TwinproofStatus init(void *instance, const TwinproofFormat *f, const TwinproofOption *options, size_t n, char *error,
                             size_t size) {
   Instance *s = instance;
-  s->o = (Options){.debug = 1, .filter_size = 5, .fps_weight = 1.0, .blend_factor = 1.0, .blend_offset = 40.0, .max_val = 10000.0};
+  s->o =
+      (Options){.debug = 1, .filter_size = 5, .fps_weight = 1.0, .blend_factor = 1.0, .blend_offset = 40.0, .max_val = 10000.0};
   const TwinproofStatus st = parse_options(&s->o, options, n, error, size);
   if (st != TWINPROOF_OK) return st;
   if (f->bitdepth != 8 && f->bitdepth != 10 && f->bitdepth != 12 && f->bitdepth != 16) {

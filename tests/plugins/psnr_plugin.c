@@ -102,8 +102,8 @@ static TwinproofStatus score_pair(void *instance, const TwinproofPicture *ref, c
       const unsigned char *r = (const unsigned char *)ref->data[p] + ref->stride[p] * y;
       const unsigned char *d = (const unsigned char *)dist->data[p] + dist->stride[p] * y;
       for (int x = 0; x < w; ++x) {
-        const int64_t e = in->format.bitdepth == 8 ? (int64_t)r[x] - d[x]
-                                                   : (int64_t)((const uint16_t *)r)[x] - ((const uint16_t *)d)[x];
+        const int64_t e =
+            in->format.bitdepth == 8 ? (int64_t)r[x] - d[x] : (int64_t)((const uint16_t *)r)[x] - ((const uint16_t *)d)[x];
         sse += (uint64_t)(e * e);
       }
     }
@@ -118,8 +118,8 @@ static TwinproofStatus score_pair(void *instance, const TwinproofPicture *ref, c
 
 #ifdef TWINPROOF_EXAMPLE_ABI_V1
 /* Version 1 hands over the reference alone: what this build would score is the pair (ref, ref). */
-static TwinproofStatus extract(void *instance, const TwinproofPicture *picture, unsigned frame, TwinproofEmitScore emit, void *sink,
-                               char *error, size_t size) {
+static TwinproofStatus extract(void *instance, const TwinproofPicture *picture, unsigned frame, TwinproofEmitScore emit,
+                               void *sink, char *error, size_t size) {
   return score_pair(instance, picture, picture, frame, emit, sink, error, size);
 }
 #endif
