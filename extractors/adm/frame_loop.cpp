@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "extractors/format_checks.hpp"
+
 namespace twinproof::adm {
 namespace {
 constexpr const char* kScaleScore[kScales] = {"adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3"};
@@ -42,9 +44,7 @@ AdmExtractor::AdmExtractor(std::unique_ptr<AdmEngine> engine, const ExtractorCon
 
 void AdmExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
-                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+  refuse_unsupported_bitdepth(fmt);
   if (fmt.width < kMinSize || fmt.height < kMinSize)
     throw RefusedConfiguration(
         "picture", fmt::format("{}x{}", fmt.width, fmt.height),

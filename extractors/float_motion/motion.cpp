@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "extractors/format_checks.hpp"
+
 namespace twinproof::float_motion {
 
 std::vector<PlaneGeometry> planes_used(const Format& fmt, const MotionOptions& o) {
@@ -50,9 +52,7 @@ MotionExtractor::MotionExtractor(std::unique_ptr<MotionEngine> engine, const Ext
 
 void MotionExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
-                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+  refuse_unsupported_bitdepth(fmt);
   // Geometry errors are raised for every option set, motion_force_zero included.
   const std::vector<PlaneGeometry> planes = planes_used(fmt, opts_);
   params_ = {opts_.fps_weight, opts_.blend_factor, opts_.blend_offset, opts_.max_val};

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "extractors/format_checks.hpp"
+
 namespace twinproof::motion {
 
 void check_luma_range(const PictureView& pic) {
@@ -22,9 +24,7 @@ IntegerMotionExtractor::IntegerMotionExtractor(std::unique_ptr<SadEngine> engine
 
 void IntegerMotionExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
-                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+  refuse_unsupported_bitdepth(fmt);
   // Raised for every option set, motion_force_zero included.
   if (fmt.width < kMinExtent || fmt.height < kMinExtent)
     throw RefusedConfiguration(

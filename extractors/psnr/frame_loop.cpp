@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "extractors/format_checks.hpp"
+
 namespace twinproof::psnr {
 namespace {
 constexpr const char* kPsnrNames[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
@@ -30,9 +32,7 @@ PsnrExtractor::PsnrExtractor(std::unique_ptr<SseEngine> engine, const ExtractorC
 
 void PsnrExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
-                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+  refuse_unsupported_bitdepth(fmt);
   planes_ = planes_scored(fmt, opts_);
   params_ = score_params(fmt, opts_);
   fmt_ = fmt;

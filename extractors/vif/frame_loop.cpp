@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "extractors/format_checks.hpp"
+
 namespace twinproof::vif {
 namespace {
 constexpr const char* kScaleScore[kScales] = {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"};
@@ -17,9 +19,7 @@ VifExtractor::VifExtractor(std::unique_ptr<VifEngine> engine, const ExtractorCon
 
 void VifExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
-    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
-                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+  refuse_unsupported_bitdepth(fmt);
   if (fmt.width < kMinSize || fmt.height < kMinSize)
     throw RefusedConfiguration(
         "picture", fmt::format("{}x{}", fmt.width, fmt.height),

@@ -1,0 +1,15 @@
+#include "extractors/format_checks.hpp"
+
+#include <string>
+
+#include <fmt/format.h>
+
+namespace twinproof {
+
+void refuse_unsupported_bitdepth(const Format& fmt) {
+  if (fmt.bitdepth != 8 && fmt.bitdepth != 10 && fmt.bitdepth != 12 && fmt.bitdepth != 16)
+    throw RefusedConfiguration("bitdepth", std::to_string(fmt.bitdepth),
+                               fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
+}
+
+}  // namespace twinproof
