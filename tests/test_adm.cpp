@@ -2,6 +2,10 @@
 // smallest picture, the CSF's fixed-point limits and libvmaf's refusals, the frames whose scores
 // have no value, libvmaf's option names), the reference against its goldens with one thread and
 // with several, and repro naming the stage each mutant breaks.
+#include <array>
+#include <random>
+#include <vector>
+
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/adm/arithmetic.hpp"
@@ -56,6 +60,48 @@ BOOST_AUTO_TEST_CASE(the_division_table_is_two_to_the_30_over_i) {
   BOOST_TEST(twinproof::adm::gain_q15((1 << 20) + 16, 1 << 19, false, t) == 16384);
   BOOST_TEST(twinproof::adm::gain_q15(-(1 << 20), 1 << 19, false, t) == 0);  // opposite signs clamp at 0
   BOOST_TEST(twinproof::adm::gain_q15(0, -5, true, t) == 32768);             // o = 0: the gain is 1
+}
+
+// The device's 32-bit scale-0 wavelet against the contract's 64-bit passes: every combination of
+// extreme samples (and of extreme 16-bit values for the horizontal pass), then random ones.
+BOOST_AUTO_TEST_CASE(scale_0s_32_bit_wavelet_is_the_contracts_64_bit_one) {
+  namespace a = twinproof::adm;
+  std::mt19937 rng(39);
+  int checked = 0, differing = 0;
+  auto each_combination = [](const std::vector<std::int64_t>& values, auto&& visit) {
+    const std::size_t n = values.size();
+    for (std::size_t c = 0; c < n * n * n * n; ++c)
+      visit(std::array<std::int64_t, 4>{values[c % n], values[c / n % n], values[c / (n * n) % n], values[c / (n * n * n)]});
+  };
+  for (const int bpc : {8, 10, 12, 16}) {
+    const a::DwtShifts d = a::dwt_shifts(0, bpc);
+    const std::int64_t top = (std::int64_t{1} << bpc) - 1;
+    auto vertical = [&](const std::array<std::int64_t, 4>& s) {
+      const std::uint32_t narrow[4] = {static_cast<std::uint32_t>(s[0]), static_cast<std::uint32_t>(s[1]),
+                                       static_cast<std::uint32_t>(s[2]), static_cast<std::uint32_t>(s[3])};
+      for (const bool low : {true, false}) {
+        ++checked;
+        differing += a::dwt_vertical_scale0(narrow, low, d) != a::dwt_vertical(s.data(), low, d);
+      }
+    };
+    each_combination({0, 1, top / 2, top / 2 + 1, top - 1, top}, vertical);
+    std::uniform_int_distribution<std::int64_t> sample(0, top);
+    for (int r = 0; r < 20000; ++r) vertical({sample(rng), sample(rng), sample(rng), sample(rng)});
+  }
+  const a::DwtShifts d = a::dwt_shifts(0, 8);  // the horizontal pass's shifts do not depend on the depth
+  auto horizontal = [&](const std::array<std::int64_t, 4>& s) {
+    const std::int32_t narrow[4] = {static_cast<std::int32_t>(s[0]), static_cast<std::int32_t>(s[1]),
+                                    static_cast<std::int32_t>(s[2]), static_cast<std::int32_t>(s[3])};
+    for (const bool low : {true, false}) {
+      ++checked;
+      differing += a::dwt_horizontal_scale0(narrow, low, d) != a::dwt_horizontal(s.data(), low, d);
+    }
+  };
+  each_combination({-32768, -32767, -1, 0, 1, 32766, 32767}, horizontal);
+  std::uniform_int_distribution<std::int64_t> value(-32768, 32767);
+  for (int r = 0; r < 20000; ++r) horizontal({value(rng), value(rng), value(rng), value(rng)});
+  BOOST_TEST(checked == 4 * 2 * (1296 + 20000) + 2 * (2401 + 20000));
+  BOOST_TEST(differing == 0);
 }
 
 BOOST_AUTO_TEST_CASE(pictures_smaller_than_four_scales_allow_are_refused) {

@@ -98,6 +98,25 @@ TP_HD std::int32_t dwt_horizontal(const std::int64_t s[4], bool low, const DwtSh
   const std::int64_t v = (dwt_sum<Isa>(s, low) + d.horizontal_round) >> d.horizontal_shift;
   return d.narrow ? wrap16<Isa>(v) : wrap32<Isa>(v);
 }
+// Scale 0's two passes in 32-bit arithmetic, the same values as dwt_vertical() and
+// dwt_horizontal() (test_adm checks them against those): a device's 64-bit product costs several
+// instructions. Every value the contract keeps at scale 0 fits 32 bits: the vertical sum of 16-bit
+// samples exceeds 2^31 on the way, but its centred, rounded value lies within +-1.8e9, so the sum
+// taken modulo 2^32 ends as that value; horizontal sums of 16-bit values stay within +-1.8e9.
+template <class Isa = void>
+TP_HD std::int32_t dwt_vertical_scale0(const std::uint32_t s[4], bool low, const DwtShifts& d) {
+  std::uint32_t acc = 0;
+  for (int k = 0; k < 4; ++k) acc += static_cast<std::uint32_t>(dwt_weight<Isa>(low, k)) * s[k];
+  if (low) acc -= static_cast<std::uint32_t>(d.vertical_offset);
+  acc += static_cast<std::uint32_t>(d.vertical_round);
+  return static_cast<std::int16_t>(static_cast<std::int32_t>(acc) >> d.vertical_shift);
+}
+template <class Isa = void>
+TP_HD std::int32_t dwt_horizontal_scale0(const std::int32_t s[4], bool low, const DwtShifts& d) {
+  std::int32_t acc = static_cast<std::int32_t>(d.horizontal_round);
+  for (int k = 0; k < 4; ++k) acc += dwt_weight<Isa>(low, k) * s[k];
+  return static_cast<std::int16_t>(acc >> d.horizontal_shift);
+}
 
 // ---- Geometry ----------------------------------------------------------------------------------
 struct Rect {

@@ -1,10 +1,12 @@
 // cuda: adm's exact CUDA twin. Frame pairs go to the device in batches of up to 8, two batches in
 // flight (extractors/cuda/pair_batches.hpp); only the luma plane travels. Per batch and scale,
-// three launches (kernels/adm/adm.cu): the wavelet of both pictures of every frame, the decoupling
-// and CSF of the written rect, and one block per scored row adding its nine sums, shifted, into the
-// frame's. Every scale's bands and work arrays stay on the device, one set per frame of a batch
+// three launches (kernels/adm/adm.cu): the wavelet of both pictures of every frame; per tile of the
+// scored rect the decoupling, CSF and masking, each row's nine sums per tile; each row's total,
+// shifted, into the frame's. Every scale's bands stay on the device, one set per frame of a batch
 // (the compute stream runs one batch after the other). With stages captured, frames go one a
-// batch, and the bands, decoupled bands and row sums come back too.
+// batch, a fourth launch keeps the decoupled bands of the written rect, and the bands, decoupled
+// bands and row sums come back too.
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -17,7 +19,7 @@ namespace {
 
 using Batches = cuda::PairBatches<AdmEngine>;
 static_assert(Batches::kMaxBatch <= kernels::kMaxFrames);
-constexpr int kSums = 9;  // per scale and frame: DLM h, v, d, AIM h, v, d, denominator h, v, d
+using kernels::kSums;  // per scale and frame: DLM h, v, d, AIM h, v, d, denominator h, v, d
 
 class CudaAdmEngine final : public Batches {
  public:
@@ -32,18 +34,21 @@ class CudaAdmEngine final : public Batches {
       lookup_.resize(65537);
       TP_CUDA(cudaMemcpy(lookup_.get(), div_lookup(), lookup_.bytes(), cudaMemcpyHostToDevice));
     }
-    std::size_t rows = 0;
+    std::size_t rows = 0, partials = 0;
     for (int s = 0; s < kScales; ++s) {
       const auto us = static_cast<std::size_t>(s);
       geometry_[us] = scale_geometry(fmt.width, fmt.height, s);
       shifts_[us] = sum_shifts(geometry_[us], s);
       const std::size_t elems = static_cast<std::size_t>(geometry_[us].w) * geometry_[us].h;
       bands_[us].resize(8 * elems * batch);
-      work_[us].resize(kernels::kWorkArrays * elems * batch);
+      partials = std::max(partials, kernels::partial_sums(geometry_[us], batch));
+      // The reference leaves the decoupled bands 0 outside the written rect.
+      decoupled_[us].resize(capture ? kernels::kDecoupledArrays * elems : 0);
+      if (capture) TP_CUDA(cudaMemset(decoupled_[us].get(), 0, decoupled_[us].bytes()));
       row_offset_[us] = rows;
       rows += static_cast<std::size_t>(geometry_[us].scored.bottom - geometry_[us].scored.top);
       bands_host_[us].assign(capture ? 8 * elems : 0, 0);
-      work_host_[us].assign(capture ? 6 * elems : 0, 0);
+      decoupled_host_[us].assign(capture ? kernels::kDecoupledArrays * elems : 0, 0);
       rows_[us].assign(capture ? static_cast<std::size_t>(geometry_[us].scored.bottom - geometry_[us].scored.top) : 0,
                        ScaleSums{});
     }
@@ -52,6 +57,7 @@ class CudaAdmEngine final : public Batches {
       sums_host_[k] = cuda::PinnedBuffer<unsigned long long>(cuda::HostUse::kCopies);
       sums_host_[k].resize(static_cast<std::size_t>(kScales) * kSums * batch);
     }
+    partials_.resize(partials);  // one set: the compute stream runs the scales one after the other
     rows_dev_.resize(capture ? kSums * rows : 0);
     rows_host_ = cuda::PinnedBuffer<unsigned long long>(cuda::HostUse::kCopies);
     rows_host_.resize(capture ? kSums * rows : 0);
@@ -77,8 +83,8 @@ class CudaAdmEngine final : public Batches {
           b[us].dist[k] = part(bands_host_[us], 4 + k);
         }
         for (int k = 0; k < kAngles; ++k) {
-          b[us].restored[k] = part(work_host_[us], kernels::kRestored + k);
-          b[us].impairment[k] = part(work_host_[us], kernels::kImpairment + k);
+          b[us].restored[k] = part(decoupled_host_[us], kernels::kRestored + k);
+          b[us].impairment[k] = part(decoupled_host_[us], kernels::kImpairment + k);
         }
       }
       return stage == "dwt_bands" ? dwt_bands_probe(b, format(), first) : decoupled_bands_probe(b, format(), first);
@@ -124,12 +130,12 @@ class CudaAdmEngine final : public Batches {
       in_w = g.w;
       in_h = g.h;
       if (s == 0 && params_.skip_scale0) continue;
-      const kernels::Arrays work = arrays(work_[us], s, kernels::kWorkArrays, n);
       const kernels::ScaleParams p{
           g, shifts_[us], params_.weights[us], s, params_.skip_aim, params_.gain_limit, params_.cos_1deg_sq, lookup_.get()};
-      TP_CUDA(kernels::decouple(bands, work, p, stream));
-      TP_CUDA(kernels::sums(bands, work, p, sums_[slot].get() + static_cast<std::size_t>(s) * kSums, kScales * kSums,
-                            capture ? rows_dev_.get() + kSums * row_offset_[us] : nullptr, stream));
+      if (capture) TP_CUDA(kernels::decoupled_bands(bands, arrays(decoupled_[us], s, kernels::kDecoupledArrays, n), p, stream));
+      TP_CUDA(kernels::masked_sums(bands, p, partials_.get(), stream));
+      TP_CUDA(kernels::row_sums(partials_.get(), p, n, sums_[slot].get() + static_cast<std::size_t>(s) * kSums, kScales * kSums,
+                                capture ? rows_dev_.get() + kSums * row_offset_[us] : nullptr, stream));
     }
   }
 
@@ -141,7 +147,7 @@ class CudaAdmEngine final : public Batches {
     for (std::size_t s = 0; s < kScales; ++s) {
       TP_CUDA(cudaMemcpyAsync(bands_host_[s].data(), bands_[s].get(), bands_host_[s].size() * sizeof(std::int32_t),
                               cudaMemcpyDeviceToHost, stream));
-      TP_CUDA(cudaMemcpyAsync(work_host_[s].data(), work_[s].get(), work_host_[s].size() * sizeof(std::int32_t),
+      TP_CUDA(cudaMemcpyAsync(decoupled_host_[s].data(), decoupled_[s].get(), decoupled_host_[s].size() * sizeof(std::int32_t),
                               cudaMemcpyDeviceToHost, stream));
     }
   }
@@ -176,14 +182,16 @@ class CudaAdmEngine final : public Batches {
   cuda::DeviceBuffer<std::int32_t> lookup_;  // div_lookup(), once per engine
   std::array<ScaleGeometry, kScales> geometry_{};
   std::array<SumShifts, kScales> shifts_{};
-  std::array<cuda::DeviceBuffer<std::int32_t>, kScales> bands_, work_;  // per scale, every frame of a batch
+  std::array<cuda::DeviceBuffer<std::int32_t>, kScales> bands_;  // per scale, every frame of a batch
+  cuda::DeviceBuffer<unsigned long long> partials_;              // masked_sums() to row_sums()
   std::array<std::size_t, kScales> row_offset_{};
   cuda::DeviceBuffer<unsigned long long> sums_[kInFlight];  // [frame][scale][9]
   cuda::PinnedBuffer<unsigned long long> sums_host_[kInFlight];
   // Stages (captured only): the latest frame's bands, decoupled bands and row sums.
   cuda::DeviceBuffer<unsigned long long> rows_dev_;
   cuda::PinnedBuffer<unsigned long long> rows_host_{cuda::HostUse::kCopies};
-  std::array<std::vector<std::int32_t>, kScales> bands_host_, work_host_;
+  std::array<cuda::DeviceBuffer<std::int32_t>, kScales> decoupled_;
+  std::array<std::vector<std::int32_t>, kScales> bands_host_, decoupled_host_;
   std::array<std::vector<ScaleSums>, kScales> rows_;
   FrameSums last_{};
   bool have_frame_ = false;

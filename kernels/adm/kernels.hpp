@@ -24,16 +24,16 @@ struct Input {
 };
 
 // A scale's arrays of every frame, w x h int32 values each: frame f's array k at
-// base + f * frame_stride + k * elems. Bands: k = picture * 4 + band (a, h, v, d); work: k =
-// restored h, v, d, impairment h, v, d, then CSF values and shares of the impairment (mask 0) and of
-// the restored bands (mask 1), each h, v, d.
+// base + f * frame_stride + k * elems. Bands: k = picture * 4 + band (a, h, v, d); decoupled bands
+// (stages only): k = restored h, v, d, impairment h, v, d.
 struct Arrays {
   std::int32_t* base = nullptr;
   std::size_t frame_stride = 0;
   std::size_t elems = 0;
   int frames = 0;
 };
-inline constexpr int kRestored = 0, kImpairment = 3, kCsf = 6, kShare = 12, kWorkArrays = 18;
+inline constexpr int kRestored = 0, kImpairment = 3, kDecoupledArrays = 6;
+inline constexpr int kSums = 9;  // a row's or a scale's sums: DLM h, v, d, AIM h, v, d, denominator h, v, d
 
 // Both pictures' bands of scale `scale` of every frame from its input (in_w x in_h).
 cudaError_t dwt(const Input& in, int in_w, int in_h, int scale, int bpc, const Arrays& bands, cudaStream_t stream);
@@ -50,13 +50,26 @@ struct ScaleParams {
   const std::int32_t* lookup = nullptr;  // div_lookup() on the device
 };
 
-// The decoupled bands, CSF values and shares of the written rect of every frame.
-cudaError_t decouple(const Arrays& bands, const Arrays& work, const ScaleParams& p, cudaStream_t stream);
+// The scored rect in tiles of kTileRows x kTileCols samples: one block each.
+inline constexpr int kTileRows = 8, kTileCols = 64;
+inline int tile_columns(const ScaleGeometry& g) { return (g.scored.right - g.scored.left + kTileCols - 1) / kTileCols; }
+// The per-tile row sums one launch of masked_sums() writes: frames x scored rows x tile columns x 9.
+inline std::size_t partial_sums(const ScaleGeometry& g, int frames) {
+  return static_cast<std::size_t>(frames) * static_cast<std::size_t>(g.scored.bottom - g.scored.top) * tile_columns(g) * kSums;
+}
 
-// Each scored row's nine sums (DLM, AIM, denominator per angle, 64-bit two's complement), shifted
-// and added into frame f's sums at sums + frame_stride * f; with `rows` set (frame 0 alone), row
-// y's nine at rows + 9 * y too. The caller zeroes both first.
-cudaError_t sums(const Arrays& bands, const Arrays& work, const ScaleParams& p, unsigned long long* sums, int frame_stride,
-                 unsigned long long* rows, cudaStream_t stream);
+// Per tile of the scored rect: the decoupling and CSF of its samples and their one-sample ring
+// (in shared memory), then each scored row's nine masked and denominator sums over the tile's
+// columns, into `partials` (frame, scored row, tile column, sum).
+cudaError_t masked_sums(const Arrays& bands, const ScaleParams& p, unsigned long long* partials, cudaStream_t stream);
+
+// Each scored row's nine sums from its tiles' (64-bit two's complement), rounded by the row shifts
+// and added into frame f's at sums + frame_stride * f (written, not added to); with `rows` set
+// (frame 0 alone), row y's nine at rows + 9 * y too.
+cudaError_t row_sums(const unsigned long long* partials, const ScaleParams& p, int frames, unsigned long long* sums,
+                     int frame_stride, unsigned long long* rows, cudaStream_t stream);
+
+// Stages only: the decoupled bands of the written rect of every frame, as the reference keeps them.
+cudaError_t decoupled_bands(const Arrays& bands, const Arrays& decoupled, const ScaleParams& p, cudaStream_t stream);
 
 }  // namespace twinproof::adm::kernels
