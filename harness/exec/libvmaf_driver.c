@@ -173,14 +173,16 @@ struct Args {
   const char *options[MAX_ITEMS], *metrics[MAX_ITEMS];
   int cuda;
   enum VmafPixelFormat pix_fmt;
-  unsigned ss_x, ss_y; /* chroma subsampling shifts */
+  /* The file's layout, from the above: bytes a sample, planes, a chroma plane's size. */
+  unsigned bytes, planes, chroma_w, chroma_h;
 };
 
 /* Reads the flags into `a`; -1 to go on, else the exit status (--version, an unknown flag). A bad
  * value ends the process through usage(). */
 static int parse_args(int argc, char **argv, struct Args *a) {
   const char *input = NULL;
-  *a = (struct Args){.chroma = "420", .bitdepth = 8, .ss_x = 1, .ss_y = 1};
+  unsigned ss_x = 1, ss_y = 1; /* chroma subsampling shifts */
+  *a = (struct Args){.chroma = "420", .bitdepth = 8};
   for (int i = 1; i < argc; ++i) {
     const char *f = argv[i];
     if (!strcmp(f, "--cuda")) {
@@ -229,10 +231,14 @@ static int parse_args(int argc, char **argv, struct Args *a) {
   if (!a->feature || !a->width || !a->height || !a->n_metrics) usage("--width, --height, --feature and --metric are required");
   if (a->bitdepth != 8 && a->bitdepth != 10 && a->bitdepth != 12 && a->bitdepth != 16) usage("--bitdepth is 8, 10, 12 or 16");
   if (!strcmp(a->chroma, "420")) a->pix_fmt = VMAF_PIX_FMT_YUV420P;
-  else if (!strcmp(a->chroma, "422")) a->pix_fmt = VMAF_PIX_FMT_YUV422P, a->ss_y = 0;
-  else if (!strcmp(a->chroma, "444")) a->pix_fmt = VMAF_PIX_FMT_YUV444P, a->ss_x = 0, a->ss_y = 0;
+  else if (!strcmp(a->chroma, "422")) a->pix_fmt = VMAF_PIX_FMT_YUV422P, ss_y = 0;
+  else if (!strcmp(a->chroma, "444")) a->pix_fmt = VMAF_PIX_FMT_YUV444P, ss_x = 0, ss_y = 0;
   else if (!strcmp(a->chroma, "400")) a->pix_fmt = VMAF_PIX_FMT_YUV400P;
   else usage("--chroma is 420, 422, 444 or 400");
+  a->bytes = a->bitdepth > 8 ? 2 : 1;
+  a->planes = a->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+  a->chroma_w = (a->width + ss_x) >> ss_x;
+  a->chroma_h = (a->height + ss_y) >> ss_y;
   return -1;
 }
 
@@ -302,13 +308,11 @@ static int open_context(const struct Args *a, VmafContext **vmaf, VmafModel **mo
  * imported, libvmaf uploads them itself (the path its own vmaf tool takes), so the driver needs
  * no API newer than the state's. */
 static void to_picture(const struct Args *a, const unsigned char *src, VmafPicture *pic) {
-  const unsigned bytes = a->bitdepth > 8 ? 2 : 1;
-  const unsigned cw = (a->width + a->ss_x) >> a->ss_x, ch = (a->height + a->ss_y) >> a->ss_y;
-  const unsigned planes = a->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+  const unsigned bytes = a->bytes;
   check(vmaf_picture_alloc(pic, a->pix_fmt, a->bitdepth, a->width, a->height), "vmaf_picture_alloc");
   size_t offset = 0;
-  for (unsigned plane = 0; plane < planes; ++plane) {
-    const unsigned w = plane ? cw : a->width, h = plane ? ch : a->height;
+  for (unsigned plane = 0; plane < a->planes; ++plane) {
+    const unsigned w = plane ? a->chroma_w : a->width, h = plane ? a->chroma_h : a->height;
     const unsigned copy_w = pic->w[plane] < w ? pic->w[plane] : w;
     const unsigned copy_h = pic->h[plane] < h ? pic->h[plane] : h;
     for (unsigned y = 0; y < copy_h; ++y)
@@ -329,10 +333,8 @@ static int feed_frames(const struct Args *a, VmafContext *vmaf, unsigned *frames
       fprintf(stderr, "twinproof-libvmaf-driver: %s: %s\n", names[p], strerror(errno));
       return 2;
     }
-  const unsigned bytes = a->bitdepth > 8 ? 2 : 1;
-  const unsigned cw = (a->width + a->ss_x) >> a->ss_x, ch = (a->height + a->ss_y) >> a->ss_y;
-  const unsigned planes = a->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
-  const size_t frame_bytes = (size_t)bytes * ((size_t)a->width * a->height + (planes == 3 ? 2 * (size_t)cw * ch : 0));
+  const size_t frame_bytes =
+      (size_t)a->bytes * ((size_t)a->width * a->height + (a->planes == 3 ? 2 * (size_t)a->chroma_w * a->chroma_h : 0));
   unsigned char *frame[2] = {malloc(frame_bytes), malloc(frame_bytes)};
   if (!frame[0] || !frame[1]) return 1;
   *frames = 0;
