@@ -30,6 +30,19 @@ struct OptionSpec {
   bool names_output = true;
 };
 
+// The `debug` row of a feature that has one: a boolean that adds outputs and never names them.
+constexpr OptionSpec debug_option(std::size_t offset, const char* help, const char* default_text = "false") {
+  return {.name = "debug",
+          .alias = nullptr,
+          .type = OptionType::boolean,
+          .default_text = default_text,
+          .min = 0,
+          .max = 0,
+          .offset = offset,
+          .help = help,
+          .names_output = false};
+}
+
 // "true or false", "an integer in [0, 9]", "a finite number in [0, 5]"; a text option's help says
 // what it takes (the feature checks the text when it starts).
 std::string allowed_values(const OptionSpec& spec);

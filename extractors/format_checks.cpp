@@ -12,4 +12,10 @@ void refuse_unsupported_bitdepth(const Format& fmt) {
                                fmt::format("bit depth {} is not one of 8, 10, 12, 16", fmt.bitdepth));
 }
 
+void refuse_unsupported_picture(const Format& fmt, int min, std::string_view subject, const std::string& message) {
+  refuse_unsupported_bitdepth(fmt);
+  if (fmt.width < min || fmt.height < min)
+    throw RefusedConfiguration(std::string(subject), fmt::format("{}x{}", fmt.width, fmt.height), message);
+}
+
 }  // namespace twinproof

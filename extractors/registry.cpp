@@ -25,8 +25,11 @@ namespace {
 Availability always_available() { return {true, {}}; }
 }  // namespace
 
-// Factories, declared from the list.
-#define TP_BACKEND(feature, name, kind, factory, summary) std::unique_ptr<Extractor> factory(const ExtractorContext&);
+// Factories, declared from the list: each in its feature's namespace.
+#define TP_BACKEND(feature, name, kind, factory, summary)      \
+  namespace feature {                                          \
+  std::unique_ptr<Extractor> factory(const ExtractorContext&); \
+  }
 #define TP_MUTANT TP_BACKEND
 #if TWINPROOF_HAVE_CUDA
 #define TP_CUDA_BACKEND(feature, name, factory, summary) TP_BACKEND(feature, name, gpu, factory, summary)
@@ -41,12 +44,12 @@ Availability always_available() { return {true, {}}; }
 namespace {
 
 #define TP_BACKEND(feature, name, kind, factory, summary) \
-  Backend{#feature, name, BackendKind::kind, false, summary, &always_available, &factory},
+  Backend{#feature, name, BackendKind::kind, false, summary, &always_available, &feature::factory},
 #define TP_MUTANT(feature, name, kind, factory, summary) \
-  Backend{#feature, name, BackendKind::kind, true, summary, &always_available, &factory},
+  Backend{#feature, name, BackendKind::kind, true, summary, &always_available, &feature::factory},
 #if TWINPROOF_HAVE_CUDA
 #define TP_CUDA_BACKEND(feature, name, factory, summary) \
-  Backend{#feature, name, BackendKind::gpu, false, summary, &cuda_availability, &factory},
+  Backend{#feature, name, BackendKind::gpu, false, summary, &cuda_availability, &feature::factory},
 #else
 #define TP_CUDA_BACKEND(feature, name, factory, summary) \
   Backend{#feature, name, BackendKind::gpu, false, summary, &cuda_availability, nullptr},

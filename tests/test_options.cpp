@@ -23,14 +23,14 @@ BOOST_AUTO_TEST_SUITE(options)
 
 BOOST_AUTO_TEST_CASE(defaults_are_the_spec_table) {
   const MotionOptions o = parse_options({});
-  BOOST_TEST(o.force_zero == false);
-  BOOST_TEST(o.fps_weight == 1.0);
-  BOOST_TEST(o.blend_factor == 1.0);
-  BOOST_TEST(o.blend_offset == 40.0);
+  BOOST_TEST(o.score.force_zero == false);
+  BOOST_TEST(o.score.fps_weight == 1.0);
+  BOOST_TEST(o.score.blend_factor == 1.0);
+  BOOST_TEST(o.score.blend_offset == 40.0);
   BOOST_TEST(o.add_scale1 == false);
   BOOST_TEST(o.filter_size == 5);
   BOOST_TEST(o.add_uv == false);
-  BOOST_TEST(o.max_val == 10000.0);
+  BOOST_TEST(o.score.max_val == 10000.0);
   BOOST_TEST(o.debug == true);
 }
 
@@ -43,31 +43,31 @@ BOOST_AUTO_TEST_CASE(names_and_aliases) {
                                          {"mfs", "3"},
                                          {"mau", "true"},
                                          {"mmxv", "20"}});
-  BOOST_TEST(a.force_zero);
-  BOOST_TEST(a.fps_weight == 2.5);
-  BOOST_TEST(a.blend_factor == 0.25);
-  BOOST_TEST(a.blend_offset == 10.0);
+  BOOST_TEST(a.score.force_zero);
+  BOOST_TEST(a.score.fps_weight == 2.5);
+  BOOST_TEST(a.score.blend_factor == 0.25);
+  BOOST_TEST(a.score.blend_offset == 10.0);
   BOOST_TEST(a.add_scale1);
   BOOST_TEST(a.filter_size == 3);
   BOOST_TEST(a.add_uv);
-  BOOST_TEST(a.max_val == 20.0);
+  BOOST_TEST(a.score.max_val == 20.0);
   const MotionOptions b = parse_options({{"motion_fps_weight", "1.75"}, {"debug", "false"}});
-  BOOST_TEST(b.fps_weight == 1.75);
+  BOOST_TEST(b.score.fps_weight == 1.75);
   BOOST_TEST(b.debug == false);
 }
 
 BOOST_AUTO_TEST_CASE(values_are_used_exactly_as_given) {
   // 0.1 is not representable; the parsed double must be the nearest one, as strtod gives it.
-  BOOST_TEST(parse_options({{"mbf", "0.1"}}).blend_factor == 0.1);
-  BOOST_TEST(parse_options({{"mfw", "4.999999999999999"}}).fps_weight == 4.999999999999999);
+  BOOST_TEST(parse_options({{"mbf", "0.1"}}).score.blend_factor == 0.1);
+  BOOST_TEST(parse_options({{"mfw", "4.999999999999999"}}).score.fps_weight == 4.999999999999999);
 }
 
 BOOST_AUTO_TEST_CASE(range_bounds_are_inclusive) {
-  BOOST_TEST(parse_options({{"mfw", "0"}}).fps_weight == 0.0);
-  BOOST_TEST(parse_options({{"mfw", "5"}}).fps_weight == 5.0);
+  BOOST_TEST(parse_options({{"mfw", "0"}}).score.fps_weight == 0.0);
+  BOOST_TEST(parse_options({{"mfw", "5"}}).score.fps_weight == 5.0);
   BOOST_TEST(parse_options({{"mfs", "0"}}).filter_size == 0);
   BOOST_TEST(parse_options({{"mfs", "9"}}).filter_size == 9);
-  BOOST_TEST(parse_options({{"mmxv", "10000"}}).max_val == 10000.0);
+  BOOST_TEST(parse_options({{"mmxv", "10000"}}).score.max_val == 10000.0);
   BOOST_TEST(contains(refusal({{"mfw", "5.000001"}}), "out of range"));
   BOOST_TEST(contains(refusal({{"mfs", "-1"}}), "out of range"));
   BOOST_TEST(contains(refusal({{"mbo", "1000.5"}}), "[0, 1000]"));

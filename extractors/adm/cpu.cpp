@@ -193,8 +193,6 @@ std::optional<Probe> CpuAdmEngine::inspect(std::string_view stage) const {
   return std::nullopt;
 }
 
-}  // namespace twinproof::adm
+std::unique_ptr<Extractor> make_cpu(const ExtractorContext& ctx) { return with_engine<AdmExtractor, CpuAdmEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_adm_cpu(const ExtractorContext& ctx) { return adm::make_adm<adm::CpuAdmEngine>(ctx); }
-}  // namespace twinproof
+}  // namespace twinproof::adm

@@ -52,11 +52,9 @@ class CpuSimdAdmEngine final : public CpuAdmEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::adm
-
-namespace twinproof {
 // Several frames in flight where there are threads for them (frames_in_flight.hpp): luma alone is read.
-std::unique_ptr<Extractor> make_adm_cpu_simd(const ExtractorContext& ctx) {
-  return std::make_unique<adm::AdmExtractor>(host_engine_in_flight<adm::AdmEngine, adm::CpuSimdAdmEngine>(ctx, 1), ctx);
+std::unique_ptr<Extractor> make_cpu_simd(const ExtractorContext& ctx) {
+  return std::make_unique<AdmExtractor>(host_engine_in_flight<AdmEngine, CpuSimdAdmEngine>(ctx, 1), ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::adm

@@ -198,8 +198,6 @@ class CudaAdmEngine final : public Batches {
 };
 
 }  // namespace
-}  // namespace twinproof::adm
+std::unique_ptr<Extractor> make_cuda(const ExtractorContext& ctx) { return with_engine<AdmExtractor, CudaAdmEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_adm_cuda(const ExtractorContext& ctx) { return adm::make_adm<adm::CudaAdmEngine>(ctx); }
-}  // namespace twinproof
+}  // namespace twinproof::adm

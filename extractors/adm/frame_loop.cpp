@@ -39,19 +39,14 @@ ProbeArray band_array(std::string name, const std::vector<std::int32_t>& v, cons
 }
 }  // namespace
 
-AdmExtractor::AdmExtractor(std::unique_ptr<AdmEngine> engine, const ExtractorContext& ctx)
-    : PairFrameLoop("adm", std::move(engine), ctx) {}
-
 void AdmExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  refuse_unsupported_bitdepth(fmt);
-  if (fmt.width < kMinSize || fmt.height < kMinSize)
-    throw RefusedConfiguration(
-        "picture", fmt::format("{}x{}", fmt.width, fmt.height),
-        fmt::format("adm needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's input "
-                    "({3}x{4}) must be at least 5 samples each way for the wavelet's mirrored taps",
-                    kMinSize, fmt.width, fmt.height, scale_geometry(fmt.width, fmt.height, 3).in_w,
-                    scale_geometry(fmt.width, fmt.height, 3).in_h));
+  refuse_unsupported_picture(
+      fmt, kMinSize, "picture",
+      fmt::format("adm needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's input "
+                  "({3}x{4}) must be at least 5 samples each way for the wavelet's mirrored taps",
+                  kMinSize, fmt.width, fmt.height, scale_geometry(fmt.width, fmt.height, 3).in_w,
+                  scale_geometry(fmt.width, fmt.height, 3).in_h));
   const CsfModel csf{.mode = opts_.adm_csf_mode,
                      .norm_view_dist = opts_.adm_norm_view_dist,
                      .display_height = opts_.adm_ref_display_height,

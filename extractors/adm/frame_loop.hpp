@@ -10,7 +10,7 @@
 #include "extractors/adm/arithmetic.hpp"
 #include "extractors/adm/options.hpp"
 #include "extractors/extractor.hpp"
-#include "extractors/pair_frame_loop.hpp"
+#include "extractors/frame_loop.hpp"
 
 namespace twinproof::adm {
 
@@ -35,7 +35,7 @@ class AdmEngine : public PairEngine<FrameSums> {
 // frame from its sums (arithmetic.hpp) around a backend's engine.
 class AdmExtractor final : public PairFrameLoop<AdmEngine> {
  public:
-  AdmExtractor(std::unique_ptr<AdmEngine> engine, const ExtractorContext& ctx);
+  AdmExtractor(std::unique_ptr<AdmEngine> engine, const ExtractorContext& ctx) : PairFrameLoop("adm", std::move(engine), ctx) {}
 
   void init(const Format& fmt, const OptionList& options) override;
   std::vector<std::string> metrics() const override;
@@ -63,10 +63,5 @@ Probe decoupled_bands_probe(std::span<const ScaleBands, kScales> bands, const Fo
 Probe row_sums_probe(std::span<const std::vector<ScaleSums>, kScales> rows, int first_scale);
 // scale_sums: each scale's nine sums as two exact halves.
 Probe scale_sums_probe(const FrameSums& sums, int first_scale);
-
-template <class Engine>
-std::unique_ptr<Extractor> make_adm(const ExtractorContext& ctx) {
-  return std::make_unique<AdmExtractor>(std::make_unique<Engine>(ctx), ctx);
-}
 
 }  // namespace twinproof::adm

@@ -36,13 +36,11 @@ class HeavierMaskEngine final : public CpuAdmEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::adm
+std::unique_ptr<Extractor> make_mutant_band(const ExtractorContext& ctx) {
+  return with_engine<AdmExtractor, ShiftedBandEngine>(ctx);
+}
+std::unique_ptr<Extractor> make_mutant_mask(const ExtractorContext& ctx) {
+  return with_engine<AdmExtractor, HeavierMaskEngine>(ctx);
+}
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_adm_mutant_band(const ExtractorContext& ctx) {
-  return adm::make_adm<adm::ShiftedBandEngine>(ctx);
-}
-std::unique_ptr<Extractor> make_adm_mutant_mask(const ExtractorContext& ctx) {
-  return adm::make_adm<adm::HeavierMaskEngine>(ctx);
-}
-}  // namespace twinproof
+}  // namespace twinproof::adm

@@ -9,15 +9,7 @@ std::span<const OptionSpec> option_table() {
   // In libvmaf's order. Options marked names_output put their alias and value into the outputs'
   // names when they leave their defaults (libvmaf's VMAF_OPT_FLAG_FEATURE_PARAM).
   static const OptionSpec table[] = {
-      {.name = "debug",
-       .alias = nullptr,
-       .type = OptionType::boolean,
-       .default_text = "false",
-       .min = 0,
-       .max = 0,
-       .offset = offsetof(O, debug),
-       .help = "emit adm, adm_num, adm_den and each scale's numerator and denominator too",
-       .names_output = false},
+      debug_option(offsetof(O, debug), "emit adm, adm_num, adm_den and each scale's numerator and denominator too"),
       {.name = "adm_csf_scale",
        .alias = "scf",
        .type = OptionType::real,

@@ -172,7 +172,7 @@ void CpuEngine::submit(const PictureView& pic) {
 
 std::optional<double> CpuEngine::take(bool) { return ready_.take(); }
 
-std::optional<Probe> CpuEngine::inspect(Stage stage) const {
+std::optional<Probe> CpuEngine::inspect_stage(Stage stage) const {
   if (!ctx_.capture_stages || frames_ == 0) return std::nullopt;
   const unsigned cur = (frames_ - 1) & 1u;
   Probe p{std::string(stage_id(stage)), {}};
@@ -211,10 +211,6 @@ std::optional<Probe> CpuEngine::inspect(Stage stage) const {
   return p;
 }
 
-}  // namespace twinproof::float_motion
+std::unique_ptr<Extractor> make_cpu(const ExtractorContext& ctx) { return with_engine<MotionExtractor, CpuEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_float_motion_cpu(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::CpuEngine>(ctx);
-}
-}  // namespace twinproof
+}  // namespace twinproof::float_motion

@@ -28,7 +28,7 @@ class CpuEngine : public MotionEngine {
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override;
   void submit(const PictureView& pic) override;
   std::optional<double> take(bool wait) override;
-  std::optional<Probe> inspect(Stage s) const override;
+  std::optional<Probe> inspect_stage(Stage s) const override;
 
  protected:
   struct PlaneState;

@@ -150,10 +150,6 @@ class CpuSimdEngine final : public CpuEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::float_motion
+std::unique_ptr<Extractor> make_cpu_simd(const ExtractorContext& ctx) { return with_engine<MotionExtractor, CpuSimdEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_float_motion_cpu_simd(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::CpuSimdEngine>(ctx);
-}
-}  // namespace twinproof
+}  // namespace twinproof::float_motion

@@ -121,7 +121,7 @@ class CudaEngine final : public MotionEngine {
         [&] { launch(); });
   }
 
-  std::optional<Probe> inspect(Stage stage) const override {
+  std::optional<Probe> inspect_stage(Stage stage) const override {
     if (!ctx_.capture_stages || !collected_) return std::nullopt;
     Probe probe{std::string(stage_id(stage)), {}};
     for (const Plane& p : planes_) {
@@ -313,10 +313,6 @@ class CudaEngine final : public MotionEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::float_motion
+std::unique_ptr<Extractor> make_cuda(const ExtractorContext& ctx) { return with_engine<MotionExtractor, CudaEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_float_motion_cuda(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::CudaEngine>(ctx);
-}
-}  // namespace twinproof
+}  // namespace twinproof::float_motion

@@ -48,10 +48,8 @@ class CudaBlockEngine final : public CudaEngineBase {
 };
 
 }  // namespace
-}  // namespace twinproof::float_motion
-
-namespace twinproof {
-std::unique_ptr<Extractor> make_float_motion_cuda_block(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::CudaBlockEngine>(ctx);
+std::unique_ptr<Extractor> make_cuda_block(const ExtractorContext& ctx) {
+  return with_engine<MotionExtractor, CudaBlockEngine>(ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::float_motion

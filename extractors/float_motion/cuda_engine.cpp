@@ -73,7 +73,7 @@ void CudaEngineBase::submit(const PictureView& pic) {
 
 std::optional<double> CudaEngineBase::take(bool) { return ready_.take(); }
 
-std::optional<Probe> CudaEngineBase::inspect(Stage stage) const {
+std::optional<Probe> CudaEngineBase::inspect_stage(Stage stage) const {
   if (!ctx_.capture_stages || frames_ == 0 || !has_stage(stage)) return std::nullopt;
   if (stage == Stage::downscaled && !add_scale1_) return std::nullopt;
   const bool have_pair = frames_ >= 2;

@@ -25,7 +25,7 @@ class CudaEngineBase : public MotionEngine {
   // with the engine's own CUDA calls.)
   std::shared_ptr<HostMemory> frame_memory() const override { return cuda::page_locked_frames(ctx_.device); }
   std::optional<double> take(bool wait) override;
-  std::optional<Probe> inspect(Stage s) const override;
+  std::optional<Probe> inspect_stage(Stage s) const override;
   std::optional<double> device_ms() const override { return device_ms_; }
 
  protected:

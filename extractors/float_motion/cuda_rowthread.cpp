@@ -45,10 +45,8 @@ class CudaRowThreadEngine final : public CudaEngineBase {
 };
 
 }  // namespace
-}  // namespace twinproof::float_motion
-
-namespace twinproof {
-std::unique_ptr<Extractor> make_float_motion_cuda_rowthread(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::CudaRowThreadEngine>(ctx);
+std::unique_ptr<Extractor> make_cuda_rowthread(const ExtractorContext& ctx) {
+  return with_engine<MotionExtractor, CudaRowThreadEngine>(ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::float_motion

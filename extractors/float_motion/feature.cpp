@@ -12,7 +12,7 @@ namespace {
 DeviceTraffic float_motion_traffic(const Format& fmt, const OptionList& options) {
   const float_motion::MotionOptions o = float_motion::parse_options(options);
   DeviceTraffic t;
-  if (o.force_zero) return t;
+  if (o.score.force_zero) return t;
   const ChromaShift cs = chroma_shift(fmt.chroma);
   for (int p = 0; p < (o.add_uv ? 3 : 1); ++p) {
     const double n = p == 0 ? double(fmt.width) * fmt.height : double(fmt.width >> cs.hs) * (fmt.height >> cs.vs);

@@ -40,25 +40,14 @@ std::vector<PlaneGeometry> planes_used(const Format& fmt, const MotionOptions& o
   return planes;
 }
 
-void check_picture(const PictureView& pic, const Format& fmt) {
-  if (!(pic.fmt == fmt))
-    throw RefusedConfiguration(
-        "picture", describe(pic.fmt),
-        fmt::format("picture is {}, but the extractor was initialised for {}", describe(pic.fmt), describe(fmt)));
-}
-
-MotionExtractor::MotionExtractor(std::unique_ptr<MotionEngine> engine, const ExtractorContext& ctx)
-    : engine_(std::move(engine)), ctx_(ctx) {}
-
 void MotionExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   refuse_unsupported_bitdepth(fmt);
   // Geometry errors are raised for every option set, motion_force_zero included.
   const std::vector<PlaneGeometry> planes = planes_used(fmt, opts_);
-  params_ = {opts_.fps_weight, opts_.blend_factor, opts_.blend_offset, opts_.max_val};
-  fmt_ = fmt;
-  if (!opts_.force_zero) engine_->init(fmt, planes, opts_);
-  initialised_ = true;
+  params_ = {opts_.score.fps_weight, opts_.score.blend_factor, opts_.score.blend_offset, opts_.score.max_val};
+  if (!opts_.score.force_zero) engine().init(fmt, planes, opts_);
+  start(fmt);
 }
 
 std::vector<std::string> MotionExtractor::metrics() const {
@@ -66,85 +55,54 @@ std::vector<std::string> MotionExtractor::metrics() const {
   return {"motion2", "motion3"};
 }
 
-void MotionExtractor::emit(ScoreSink& sink, const char* metric, unsigned index, double v) {
-  if (ctx_.capture_stages) captured_outputs_.emplace_back(fmt::format("{}[{}]", metric, first_label_ + index), v);
-  sink.put(metric, first_label_ + index, v);
-}
-
-void MotionExtractor::extract(const PictureView& pic, const PictureView& /*dist*/, unsigned frame, ScoreSink& sink) {
-  if (!initialised_) throw std::logic_error("float_motion: extract() before init()");
-  check_picture(pic, fmt_);
-  if (frames_ == 0) first_label_ = frame;
-  else if (frame != first_label_ + frames_)
-    throw std::logic_error(fmt::format("float_motion: frame {} follows frame {}", frame, first_label_ + frames_ - 1));
-  const unsigned t = frames_++;
-  if (ctx_.capture_stages) captured_outputs_.clear();
-  if (opts_.force_zero) {
-    if (opts_.debug) emit(sink, "motion", t, 0.0);
-    emit(sink, "motion2", t, 0.0);
-    emit(sink, "motion3", t, 0.0);
+void MotionExtractor::on_frame(unsigned t, const PictureView& ref, const PictureView& dist, const Emit& emit) {
+  if (opts_.score.force_zero) {
+    if (opts_.debug) emit("motion", t, 0.0);
+    emit("motion2", t, 0.0);
+    emit("motion3", t, 0.0);
     return;
   }
-  engine_->submit(pic);
+  submit(ref, dist);
   if (t == 0) {
-    if (opts_.debug) emit(sink, "motion", 0, 0.0);
-    emit(sink, "motion2", 0, 0.0);
+    if (opts_.debug) emit("motion", 0, 0.0);
+    emit("motion2", 0, 0.0);
   }
-  drain(sink, ctx_.capture_stages);  // capture wants each frame's stages before the next
 }
 
-void MotionExtractor::on_pair_score(ScoreSink& sink, double s) {
-  const unsigned t = ++pairs_taken_;  // s = S(t-1, t)
-  if (ctx_.capture_stages) captured_score_ = s;
-  if (opts_.debug) emit(sink, "motion", t, clip(s, params_));
+unsigned MotionExtractor::results_due(unsigned frames) const { return opts_.score.force_zero || frames == 0 ? 0 : frames - 1; }
+
+void MotionExtractor::on_result(unsigned index, const double& s, const Emit& emit) {
+  const unsigned t = index + 1;  // s = S(t-1, t)
+  if (context().capture_stages) captured_score_ = s;
+  if (opts_.debug) emit("motion", t, clip(s, params_));
   if (t == 1) {
-    emit(sink, "motion3", 0, clip3(s, params_));
+    emit("motion3", 0, clip3(s, params_));
   } else {
     const double m2 = min_d(last_pair_, s);
-    emit(sink, "motion2", t - 1, clip(m2, params_));
-    emit(sink, "motion3", t - 1, clip3(m2, params_));
+    emit("motion2", t - 1, clip(m2, params_));
+    emit("motion3", t - 1, clip3(m2, params_));
   }
   last_pair_ = s;
 }
 
-void MotionExtractor::drain(ScoreSink& sink, bool wait) {
-  while (pairs_taken_ + 1 < frames_) {
-    std::optional<double> s = engine_->take(wait);
-    if (!s) break;
-    on_pair_score(sink, *s);
-  }
-}
-
-void MotionExtractor::flush(ScoreSink& sink) {
-  if (!initialised_ || frames_ == 0 || opts_.force_zero) return;
-  drain(sink, true);
-  if (pairs_taken_ + 1 != frames_)
-    throw std::logic_error(fmt::format("float_motion: engine returned {} pair scores for {} frames", pairs_taken_, frames_));
-  const unsigned last = frames_ - 1;
+void MotionExtractor::on_end(unsigned frames, const Emit& emit) {
+  if (opts_.score.force_zero) return;
+  const unsigned last = frames - 1;
   if (last > 0) {
-    emit(sink, "motion2", last, clip(last_pair_, params_));
-    emit(sink, "motion3", last, clip3(last_pair_, params_));
+    emit("motion2", last, clip(last_pair_, params_));
+    emit("motion3", last, clip3(last_pair_, params_));
   } else {
-    emit(sink, "motion3", 0, 0.0);
+    emit("motion3", 0, 0.0);
   }
 }
 
-std::optional<Probe> MotionExtractor::inspect(std::string_view id) const {
-  if (!ctx_.capture_stages) return std::nullopt;
-  const std::optional<Stage> stage = parse_stage(id);
-  if (!stage) return std::nullopt;
-  const Stage s = *stage;
-  if (s == Stage::frame_score) {
+std::optional<Probe> MotionExtractor::inspect_stage(std::string_view id) const {
+  if (parse_stage(id) == Stage::frame_score) {
     if (!captured_score_) return std::nullopt;
     return Probe{std::string(id), {ProbeArray{"S", 1, 1, false, {*captured_score_}}}};
   }
-  if (s == Stage::outputs) {
-    Probe p{std::string(id), {}};
-    for (const auto& [name, v] : captured_outputs_) p.arrays.push_back(ProbeArray{name, 1, 1, false, {v}});
-    return p;
-  }
-  if (opts_.force_zero) return std::nullopt;
-  return engine_->inspect(s);
+  if (opts_.score.force_zero) return std::nullopt;
+  return FrameLoop::inspect_stage(id);
 }
 
 }  // namespace twinproof::float_motion

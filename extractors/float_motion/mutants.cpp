@@ -17,7 +17,7 @@ class OutputMutant final : public Extractor {
  public:
   enum class Fault { one_ulp, nan, drift };
   OutputMutant(Fault f, double drift, const ExtractorContext& ctx)
-      : fault_(f), drift_(drift), ctx_(ctx), inner_(make_motion_extractor<CpuEngine>(ctx)) {}
+      : fault_(f), drift_(drift), ctx_(ctx), inner_(with_engine<float_motion::MotionExtractor, float_motion::CpuEngine>(ctx)) {}
 
   void init(const Format& fmt, const OptionList& options) override { inner_->init(fmt, options); }
   void extract(const PictureView& pic, const PictureView& dist, unsigned frame, ScoreSink& sink) override {
@@ -107,26 +107,23 @@ class BlurPixelEngine final : public CpuEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::float_motion
-
-namespace twinproof {
-using float_motion::OutputMutant;
-std::unique_ptr<Extractor> make_float_motion_mutant_ulp(const ExtractorContext& ctx) {
+std::unique_ptr<Extractor> make_mutant_ulp(const ExtractorContext& ctx) {
   return std::make_unique<OutputMutant>(OutputMutant::Fault::one_ulp, 0.0, ctx);
 }
-std::unique_ptr<Extractor> make_float_motion_mutant_nan(const ExtractorContext& ctx) {
+std::unique_ptr<Extractor> make_mutant_nan(const ExtractorContext& ctx) {
   return std::make_unique<OutputMutant>(OutputMutant::Fault::nan, 0.0, ctx);
 }
-std::unique_ptr<Extractor> make_float_motion_mutant_drift(const ExtractorContext& ctx) {
+std::unique_ptr<Extractor> make_mutant_drift(const ExtractorContext& ctx) {
   return std::make_unique<OutputMutant>(OutputMutant::Fault::drift, 4e-5, ctx);
 }
-std::unique_ptr<Extractor> make_float_motion_mutant_drift_6e5(const ExtractorContext& ctx) {
+std::unique_ptr<Extractor> make_mutant_drift_6e5(const ExtractorContext& ctx) {
   return std::make_unique<OutputMutant>(OutputMutant::Fault::drift, 6e-5, ctx);
 }
-std::unique_ptr<Extractor> make_float_motion_mutant_sum(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::PairwiseSumEngine>(ctx);
+std::unique_ptr<Extractor> make_mutant_sum(const ExtractorContext& ctx) {
+  return with_engine<MotionExtractor, PairwiseSumEngine>(ctx);
 }
-std::unique_ptr<Extractor> make_float_motion_mutant_blur(const ExtractorContext& ctx) {
-  return float_motion::make_motion_extractor<float_motion::BlurPixelEngine>(ctx);
+std::unique_ptr<Extractor> make_mutant_blur(const ExtractorContext& ctx) {
+  return with_engine<MotionExtractor, BlurPixelEngine>(ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::float_motion

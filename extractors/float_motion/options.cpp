@@ -1,4 +1,4 @@
-#include "options.hpp"
+#include "extractors/float_motion/options.hpp"
 
 #include <cstddef>
 
@@ -6,18 +6,38 @@ namespace twinproof::float_motion {
 
 std::span<const OptionSpec> option_table() {
   using O = MotionOptions;
+  // In libvmaf's order.
   static const OptionSpec table[] = {
-      {"motion_force_zero", "force_0", OptionType::boolean, "false", 0, 0, offsetof(O, force_zero),
-       "every score is 0; no pixel is read"},
-      {"motion_fps_weight", "mfw", OptionType::real, "1.0", 0, 5, offsetof(O, fps_weight), "multiplies each frame's score"},
-      {"motion_blend_factor", "mbf", OptionType::real, "1.0", 0, 1, offsetof(O, blend_factor), "motion3 blend weight"},
-      {"motion_blend_offset", "mbo", OptionType::real, "40.0", 0, 1000, offsetof(O, blend_offset), "motion3 blend offset"},
-      {"motion_add_scale1", "mdc", OptionType::boolean, "false", 0, 0, offsetof(O, add_scale1),
-       "add the half-size planes' score"},
-      {"motion_filter_size", "mfs", OptionType::integer, "5", 0, 9, offsetof(O, filter_size), "blur taps: 3, 1 (identity) or 5"},
-      {"motion_add_uv", "mau", OptionType::boolean, "false", 0, 0, offsetof(O, add_uv), "score chroma planes too"},
-      {"motion_max_val", "mmxv", OptionType::real, "10000.0", 0, 10000, offsetof(O, max_val), "clip of every output"},
-      {"debug", nullptr, OptionType::boolean, "true", 0, 0, offsetof(O, debug), "emit `motion`", false},
+      motion::force_zero_option<O>(),
+      motion::fps_weight_option<O>(),
+      motion::blend_factor_option<O>(),
+      motion::blend_offset_option<O>(),
+      {.name = "motion_add_scale1",
+       .alias = "mdc",
+       .type = OptionType::boolean,
+       .default_text = "false",
+       .min = 0,
+       .max = 0,
+       .offset = offsetof(O, add_scale1),
+       .help = "add the half-size planes' score"},
+      {.name = "motion_filter_size",
+       .alias = "mfs",
+       .type = OptionType::integer,
+       .default_text = "5",
+       .min = 0,
+       .max = 9,
+       .offset = offsetof(O, filter_size),
+       .help = "blur taps: 3, 1 (identity) or 5"},
+      {.name = "motion_add_uv",
+       .alias = "mau",
+       .type = OptionType::boolean,
+       .default_text = "false",
+       .min = 0,
+       .max = 0,
+       .offset = offsetof(O, add_uv),
+       .help = "score chroma planes too"},
+      motion::max_val_option<O>("clip of every output"),
+      debug_option(offsetof(O, debug), "emit `motion`", "true"),
   };
   return table;
 }

@@ -107,11 +107,9 @@ std::optional<Probe> CpuSadEngine::inspect(std::string_view stage) const {
   return p;
 }
 
-}  // namespace twinproof::motion
-
-namespace twinproof {
 // The reference checks every luma sample against 2^bitdepth: it is the contract's checking mode.
-std::unique_ptr<Extractor> make_motion_cpu(const ExtractorContext& ctx) {
-  return motion::make_integer_motion<motion::CpuSadEngine>(ctx, /*check_samples=*/true);
+std::unique_ptr<Extractor> make_cpu(const ExtractorContext& ctx) {
+  return with_engine<IntegerMotionExtractor, CpuSadEngine>(ctx, /*check_samples=*/true);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::motion

@@ -7,6 +7,7 @@
 
 #include "extractors/large_pages.hpp"
 #include "extractors/motion/frame_loop.hpp"
+#include "extractors/ready_queue.hpp"
 #include "extractors/row_bands.hpp"
 
 namespace twinproof::motion {

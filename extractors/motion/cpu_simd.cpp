@@ -37,10 +37,8 @@ class CpuSimdSadEngine final : public CpuSadEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::motion
-
-namespace twinproof {
-std::unique_ptr<Extractor> make_motion_cpu_simd(const ExtractorContext& ctx) {
-  return motion::make_integer_motion<motion::CpuSimdSadEngine>(ctx);
+std::unique_ptr<Extractor> make_cpu_simd(const ExtractorContext& ctx) {
+  return with_engine<IntegerMotionExtractor, CpuSimdSadEngine>(ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::motion

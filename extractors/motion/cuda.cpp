@@ -201,10 +201,8 @@ class CudaSadEngine final : public SadEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::motion
-
-namespace twinproof {
-std::unique_ptr<Extractor> make_motion_cuda(const ExtractorContext& ctx) {
-  return motion::make_integer_motion<motion::CudaSadEngine>(ctx);
+std::unique_ptr<Extractor> make_cuda(const ExtractorContext& ctx) {
+  return with_engine<IntegerMotionExtractor, CudaSadEngine>(ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::motion

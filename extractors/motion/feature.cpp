@@ -11,7 +11,7 @@ namespace {
 DeviceTraffic motion_traffic(const Format& fmt, const OptionList& options) {
   const motion::MotionOptions o = motion::parse_options(options);
   DeviceTraffic t;
-  if (o.force_zero) return t;
+  if (o.score.force_zero) return t;
   const double n = double(fmt.width) * fmt.height * fmt.bytes_per_sample();
   t.upload_bytes = n;
   t.floor_bytes = 2 * n;

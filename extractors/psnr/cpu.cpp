@@ -43,8 +43,6 @@ std::optional<Probe> CpuSseEngine::inspect(std::string_view stage) const {
   return row_sums_probe({rows_[0], rows_[1], rows_[2]}, planes_);
 }
 
-}  // namespace twinproof::psnr
+std::unique_ptr<Extractor> make_cpu(const ExtractorContext& ctx) { return with_engine<PsnrExtractor, CpuSseEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_psnr_cpu(const ExtractorContext& ctx) { return psnr::make_psnr<psnr::CpuSseEngine>(ctx); }
-}  // namespace twinproof
+}  // namespace twinproof::psnr

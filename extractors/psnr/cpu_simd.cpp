@@ -23,10 +23,8 @@ class CpuSimdSseEngine final : public CpuSseEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::psnr
-
-namespace twinproof {
-std::unique_ptr<Extractor> make_psnr_cpu_simd(const ExtractorContext& ctx) {
-  return psnr::make_psnr<psnr::CpuSimdSseEngine>(ctx);
+std::unique_ptr<Extractor> make_cpu_simd(const ExtractorContext& ctx) {
+  return with_engine<PsnrExtractor, CpuSimdSseEngine>(ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::psnr

@@ -97,8 +97,6 @@ class CudaSseEngine final : public Batches {
 };
 
 }  // namespace
-}  // namespace twinproof::psnr
+std::unique_ptr<Extractor> make_cuda(const ExtractorContext& ctx) { return with_engine<PsnrExtractor, CudaSseEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_psnr_cuda(const ExtractorContext& ctx) { return psnr::make_psnr<psnr::CudaSseEngine>(ctx); }
-}  // namespace twinproof
+}  // namespace twinproof::psnr

@@ -27,9 +27,6 @@ Probe row_sums_probe(const std::array<std::span<const std::uint64_t>, 3>& rows, 
   return p;
 }
 
-PsnrExtractor::PsnrExtractor(std::unique_ptr<SseEngine> engine, const ExtractorContext& ctx)
-    : PairFrameLoop("psnr", std::move(engine), ctx) {}
-
 void PsnrExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
   refuse_unsupported_bitdepth(fmt);

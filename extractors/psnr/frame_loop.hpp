@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "extractors/extractor.hpp"
-#include "extractors/pair_frame_loop.hpp"
+#include "extractors/frame_loop.hpp"
 #include "extractors/psnr/arithmetic.hpp"
 #include "extractors/psnr/options.hpp"
 
@@ -30,7 +30,7 @@ class SseEngine : public PairEngine<PlaneSse> {
 // contract around a backend's engine.
 class PsnrExtractor final : public PairFrameLoop<SseEngine> {
  public:
-  PsnrExtractor(std::unique_ptr<SseEngine> engine, const ExtractorContext& ctx);
+  PsnrExtractor(std::unique_ptr<SseEngine> engine, const ExtractorContext& ctx) : PairFrameLoop("psnr", std::move(engine), ctx) {}
 
   void init(const Format& fmt, const OptionList& options) override;
   std::vector<std::string> metrics() const override;
@@ -50,10 +50,5 @@ class PsnrExtractor final : public PairFrameLoop<SseEngine> {
 Probe plane_sse_probe(const PlaneSse& sse, int planes);
 // Every row's squared error as a stage, one column per plane (each below 2^53: exact as doubles).
 Probe row_sums_probe(const std::array<std::span<const std::uint64_t>, 3>& rows, int planes);
-
-template <class Engine>
-std::unique_ptr<Extractor> make_psnr(const ExtractorContext& ctx) {
-  return std::make_unique<PsnrExtractor>(std::make_unique<Engine>(ctx), ctx);
-}
 
 }  // namespace twinproof::psnr

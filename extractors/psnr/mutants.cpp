@@ -27,10 +27,8 @@ class LastColumnTwiceEngine final : public CpuSseEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::psnr
-
-namespace twinproof {
-std::unique_ptr<Extractor> make_psnr_mutant_rows(const ExtractorContext& ctx) {
-  return psnr::make_psnr<psnr::LastColumnTwiceEngine>(ctx);
+std::unique_ptr<Extractor> make_mutant_rows(const ExtractorContext& ctx) {
+  return with_engine<PsnrExtractor, LastColumnTwiceEngine>(ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::psnr

@@ -176,8 +176,6 @@ std::optional<Probe> CpuVifEngine::inspect(std::string_view stage) const {
   return std::nullopt;
 }
 
-}  // namespace twinproof::vif
+std::unique_ptr<Extractor> make_cpu(const ExtractorContext& ctx) { return with_engine<VifExtractor, CpuVifEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_vif_cpu(const ExtractorContext& ctx) { return vif::make_vif<vif::CpuVifEngine>(ctx); }
-}  // namespace twinproof
+}  // namespace twinproof::vif

@@ -36,11 +36,9 @@ class CpuSimdVifEngine final : public CpuVifEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::vif
-
-namespace twinproof {
 // Several frames in flight where there are threads for them (frames_in_flight.hpp): luma alone is read.
-std::unique_ptr<Extractor> make_vif_cpu_simd(const ExtractorContext& ctx) {
-  return std::make_unique<vif::VifExtractor>(host_engine_in_flight<vif::VifEngine, vif::CpuSimdVifEngine>(ctx, 1), ctx);
+std::unique_ptr<Extractor> make_cpu_simd(const ExtractorContext& ctx) {
+  return std::make_unique<VifExtractor>(host_engine_in_flight<VifEngine, CpuSimdVifEngine>(ctx, 1), ctx);
 }
-}  // namespace twinproof
+
+}  // namespace twinproof::vif

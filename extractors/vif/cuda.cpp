@@ -169,8 +169,6 @@ class CudaVifEngine final : public Batches {
 };
 
 }  // namespace
-}  // namespace twinproof::vif
+std::unique_ptr<Extractor> make_cuda(const ExtractorContext& ctx) { return with_engine<VifExtractor, CudaVifEngine>(ctx); }
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_vif_cuda(const ExtractorContext& ctx) { return vif::make_vif<vif::CudaVifEngine>(ctx); }
-}  // namespace twinproof
+}  // namespace twinproof::vif

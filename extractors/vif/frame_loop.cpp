@@ -14,18 +14,13 @@ constexpr const char* kSumNames[4] = {"num_log", "den_log", "num_non_log", "den_
 std::array<std::int64_t, 4> sums_of(const ScaleSums& s) { return {s.num_log, s.den_log, s.num_non_log, s.den_non_log}; }
 }  // namespace
 
-VifExtractor::VifExtractor(std::unique_ptr<VifEngine> engine, const ExtractorContext& ctx)
-    : PairFrameLoop("vif", std::move(engine), ctx) {}
-
 void VifExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  refuse_unsupported_bitdepth(fmt);
-  if (fmt.width < kMinSize || fmt.height < kMinSize)
-    throw RefusedConfiguration(
-        "picture", fmt::format("{}x{}", fmt.width, fmt.height),
-        fmt::format("vif needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's picture "
-                    "({3}x{4}) must be larger than its filter's half-width",
-                    kMinSize, fmt.width, fmt.height, fmt.width >> 3, fmt.height >> 3));
+  refuse_unsupported_picture(
+      fmt, kMinSize, "picture",
+      fmt::format("vif needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's picture "
+                  "({3}x{4}) must be larger than its filter's half-width",
+                  kMinSize, fmt.width, fmt.height, fmt.width >> 3, fmt.height >> 3));
   params_ = {.first_scale = opts_.vif_skip_scale0 ? 1 : 0, .gain_limit = opts_.vif_enhn_gain_limit};
   engine().init(fmt, params_);
   start(fmt);

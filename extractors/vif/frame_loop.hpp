@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "extractors/extractor.hpp"
-#include "extractors/pair_frame_loop.hpp"
+#include "extractors/frame_loop.hpp"
 #include "extractors/vif/arithmetic.hpp"
 #include "extractors/vif/options.hpp"
 
@@ -32,7 +32,7 @@ class VifEngine : public PairEngine<FrameSums> {
 // frame from its sums (arithmetic.hpp) around a backend's engine.
 class VifExtractor final : public PairFrameLoop<VifEngine> {
  public:
-  VifExtractor(std::unique_ptr<VifEngine> engine, const ExtractorContext& ctx);
+  VifExtractor(std::unique_ptr<VifEngine> engine, const ExtractorContext& ctx) : PairFrameLoop("vif", std::move(engine), ctx) {}
 
   void init(const Format& fmt, const OptionList& options) override;
   std::vector<std::string> metrics() const override;
@@ -56,10 +56,5 @@ Probe scale_pictures_probe(std::span<const std::vector<std::uint16_t>, kScales> 
 Probe row_sums_probe(std::span<const std::vector<ScaleSums>, kScales> rows, int first_scale);
 // scale_sums: each scale's four 64-bit sums as two exact halves (high, low 32 bits).
 Probe scale_sums_probe(const FrameSums& sums, int first_scale);
-
-template <class Engine>
-std::unique_ptr<Extractor> make_vif(const ExtractorContext& ctx) {
-  return std::make_unique<VifExtractor>(std::make_unique<Engine>(ctx), ctx);
-}
 
 }  // namespace twinproof::vif

@@ -59,13 +59,11 @@ class ExtraLogTermEngine final : public CpuVifEngine {
 };
 
 }  // namespace
-}  // namespace twinproof::vif
+std::unique_ptr<Extractor> make_mutant_round(const ExtractorContext& ctx) {
+  return with_engine<VifExtractor, TruncatedScale2Engine>(ctx);
+}
+std::unique_ptr<Extractor> make_mutant_log(const ExtractorContext& ctx) {
+  return with_engine<VifExtractor, ExtraLogTermEngine>(ctx);
+}
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_vif_mutant_round(const ExtractorContext& ctx) {
-  return vif::make_vif<vif::TruncatedScale2Engine>(ctx);
-}
-std::unique_ptr<Extractor> make_vif_mutant_log(const ExtractorContext& ctx) {
-  return vif::make_vif<vif::ExtraLogTermEngine>(ctx);
-}
-}  // namespace twinproof
+}  // namespace twinproof::vif

@@ -9,15 +9,7 @@ std::span<const OptionSpec> option_table() {
   // libvmaf names its outputs after the two feature parameters when they leave their defaults
   // (`_egl_1`, `_ssclz`); debug only adds outputs.
   static const OptionSpec table[] = {
-      {.name = "debug",
-       .alias = nullptr,
-       .type = OptionType::boolean,
-       .default_text = "false",
-       .min = 0,
-       .max = 0,
-       .offset = offsetof(O, debug),
-       .help = "emit vif, vif_num, vif_den and each scale's numerator and denominator too",
-       .names_output = false},
+      debug_option(offsetof(O, debug), "emit vif, vif_num, vif_den and each scale's numerator and denominator too"),
       {.name = "vif_enhn_gain_limit",
        .alias = "egl",
        .type = OptionType::real,

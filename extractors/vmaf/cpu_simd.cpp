@@ -1,6 +1,6 @@
 // vmaf's cpu-simd twin: every model feature by its feature's cpu-simd twin, then the same prediction.
 #include "extractors/vmaf/model_backend.hpp"
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_vmaf_cpu_simd(const ExtractorContext& ctx) { return vmaf::make_model_backend(ctx, "cpu-simd"); }
-}  // namespace twinproof
+namespace twinproof::vmaf {
+std::unique_ptr<Extractor> make_cpu_simd(const ExtractorContext& ctx) { return make_model_backend(ctx, "cpu-simd"); }
+}  // namespace twinproof::vmaf

@@ -3,8 +3,8 @@
 // adm's stages.
 #include "extractors/vmaf/model_backend.hpp"
 
-namespace twinproof {
-std::unique_ptr<Extractor> make_vmaf_mutant_adm(const ExtractorContext& ctx) {
-  return vmaf::make_model_backend(ctx, "cpu", {{"adm", "mutant-band"}});
+namespace twinproof::vmaf {
+std::unique_ptr<Extractor> make_mutant_adm(const ExtractorContext& ctx) {
+  return make_model_backend(ctx, "cpu", {{"adm", "mutant-band"}});
 }
-}  // namespace twinproof
+}  // namespace twinproof::vmaf
