@@ -18,12 +18,11 @@
 #include <thread>
 #include <vector>
 
+#include "extractors/cuda/batch_timeline.hpp"
 #include "extractors/cuda/copy_pool.hpp"
-#include "extractors/cuda/frame_order.hpp"
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/extractor.hpp"
-#include "extractors/ready_queue.hpp"
 
 namespace twinproof::cuda {
 
@@ -38,25 +37,24 @@ class PairBatches : public Engine {
   void submit(const PictureView& ref, const PictureView& dist) final {
     use_device(ctx_.device);  // the calling thread may not be the one that ran init
     if (staged_ == 0)
-      while (inflight_.size() >= kInFlight) collect();  // slot k's staging and device slots are free again
+      while (timeline_.in_flight() >= kInFlight) collect();  // slot k's staging and device slots are free again
     const bool ref_in_place = place(ref, 0), dist_in_place = place(dist, 1);
     // A page-locked picture whose owner does not keep it is the caller's again once submit
     // returns: its upload must be done by then.
     if ((ref_in_place && !ref.keep) || (dist_in_place && !dist.keep)) {
       flush_uploads();
-      upload_->sync();
+      timeline_.finish_uploads();
     }
     if (++staged_ == batch_) launch();
   }
 
   std::optional<Sums> take(bool wait) final {
     use_device(ctx_.device);
-    return cuda::take_in_frame_order(
-        wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_, [&] { collect(); },
-        [&] { launch(); });
+    return timeline_.take(
+        wait, staged_, [&] { collect(); }, [&] { launch(); });
   }
 
-  std::optional<double> device_ms() const final { return device_ms_; }
+  std::optional<double> device_ms() const final { return timeline_.device_ms(); }
 
  protected:
   explicit PairBatches(const ExtractorContext& ctx)
@@ -66,8 +64,7 @@ class PairBatches : public Engine {
   // launch (at most kMaxBatch). The end of the feature's init, once its own buffers are sized.
   void setup(const Format& fmt, int planes, int batch) {
     use_device(ctx_.device);
-    upload_ = std::make_unique<Stream>();
-    compute_ = std::make_unique<Stream>();
+    timeline_.reset();
     fmt_ = fmt;
     planes_ = planes;
     batch_ = std::clamp(batch, 1, kMaxBatch);
@@ -81,17 +78,9 @@ class PairBatches : public Engine {
     for (int k = 0; k < kInFlight; ++k) {
       staging_[k] = PinnedBuffer<std::uint8_t>(HostUse::kHostWritesOnly);
       staging_[k].resize(2 * frame_bytes_ * batch_);  // the batch's reference pictures, then its distorted ones
-      uploaded_[k] = std::make_unique<Event>();
-      done_[k] = std::make_unique<Event>();
-      start_[k] = std::make_unique<Event>(true);
-      stop_[k] = std::make_unique<Event>(true);
-      kept_[k].clear();
     }
-    inflight_.clear();
-    queue_.clear();
     staged_ = 0;
     batches_ = 0;
-    device_ms_ = 0;
   }
 
   // The feature's kernels for the `frames` pairs of batch slot `slot` (frame_plane() gives their
@@ -114,11 +103,6 @@ class PairBatches : public Engine {
   int batch() const { return batch_; }
 
  private:
-  struct Batch {
-    int slot = 0;
-    int frames = 0;
-  };
-
   // Whether the picture's scored planes lie back to back as in a slot: then one copy takes them all.
   bool packed(const PictureView& pic) const {
     for (int k = 0; k < planes_; ++k) {
@@ -142,12 +126,12 @@ class PairBatches : public Engine {
     upload_picture(pic, const_cast<std::uint8_t*>(frame_plane(half, k, staged_, 0)), half == 0 ? ref_runs_ : dist_runs_);
     // Samples whose owner keeps them unchanged are held until the batch is collected (its upload
     // is done by then).
-    if (pic.keep) kept_[k].push_back(pic.keep);
+    if (pic.keep) timeline_.keep(k, pic.keep);
     return true;
   }
 
   void upload_picture(const PictureView& pic, std::uint8_t* dst, MergedUpload& runs) {
-    const cudaStream_t up = upload_->get();
+    const cudaStream_t up = timeline_.upload();
     if (packed(pic)) {
       runs.add(dst, pic.data[0], frame_bytes_, frame_bytes_, 1, pic.keep.get(), up);
       return;
@@ -176,7 +160,7 @@ class PairBatches : public Engine {
   void launch() {
     const int k = static_cast<int>(batches_ % kInFlight);
     const int n = staged_;
-    const cudaStream_t up = upload_->get(), s = compute_->get();
+    const cudaStream_t up = timeline_.upload();
     for (int half = 0; half < 2; ++half) {
       MergedUpload& runs = half == 0 ? ref_runs_ : dist_runs_;
       const std::uint8_t* staged = staging_[k].get() + frame_bytes_ * static_cast<std::size_t>(half) * batch_;
@@ -186,26 +170,17 @@ class PairBatches : public Engine {
                    1, staging_[k].get(), up);
     }
     flush_uploads();
-    uploaded_[k]->record(up);
-    TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
-    start_[k]->record(s);
-    compute(k, n, s);
-    stop_[k]->record(s);
-    read_back(k, n, s);
-    done_[k]->record(s);
-    inflight_.push_back({k, n});
+    timeline_.launch(
+        k, n, [&](cudaStream_t s) { compute(k, n, s); }, [&](cudaStream_t s) { read_back(k, n, s); });
     staged_ = 0;
     ++batches_;
   }
 
   // Waits for the oldest batch and queues each frame's sums, in frame order.
   void collect() {
-    const Batch b = inflight_.front();
-    inflight_.pop_front();
-    done_[b.slot]->sync();
-    kept_[b.slot].clear();  // uploaded: the samples go back to their owner
-    device_ms_ += elapsed_ms(*start_[b.slot], *stop_[b.slot]);
-    for (int f = 0; f < b.frames; ++f) queue_.push(result(b.slot, f));
+    timeline_.collect([&](const auto& b, ReadyQueue<Sums>& ready) {
+      for (int f = 0; f < b.count; ++f) ready.push(result(b.slot, f));
+    });
   }
 
   const ExtractorContext ctx_;
@@ -218,15 +193,10 @@ class PairBatches : public Engine {
   std::size_t offset_[3] = {0, 0, 0};
   DeviceBuffer<std::uint8_t> ref_slots_, dist_slots_;  // batch k's frame f in slot k * batch + f
   PinnedBuffer<std::uint8_t> staging_[kInFlight];
-  bool staged_from_host_[2][kMaxBatch] = {};                  // [reference, distorted][frame of the batch]
-  std::vector<std::shared_ptr<const void>> kept_[kInFlight];  // samples uploaded from in place, per batch slot
-  std::unique_ptr<Stream> upload_, compute_;
-  std::unique_ptr<Event> uploaded_[kInFlight], done_[kInFlight], start_[kInFlight], stop_[kInFlight];
-  std::deque<Batch> inflight_;
-  ReadyQueue<Sums> queue_;
+  bool staged_from_host_[2][kMaxBatch] = {};  // [reference, distorted][frame of the batch]
+  BatchTimeline<Sums, kInFlight> timeline_;
   int staged_ = 0;
   unsigned batches_ = 0;
-  double device_ms_ = 0;
 };
 
 }  // namespace twinproof::cuda

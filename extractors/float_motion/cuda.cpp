@@ -12,12 +12,11 @@
 #include <deque>
 #include <span>
 
+#include "extractors/cuda/batch_timeline.hpp"
 #include "extractors/cuda/copy_pool.hpp"
-#include "extractors/cuda/frame_order.hpp"
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/float_motion/motion.hpp"
-#include "extractors/ready_queue.hpp"
 #include "kernels/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion {
@@ -35,8 +34,7 @@ class CudaEngine final : public MotionEngine {
 
   void init(const Format& fmt, const std::vector<PlaneGeometry>& planes, const MotionOptions& o) override {
     cuda::use_device(ctx_.device);
-    upload_ = std::make_unique<cuda::Stream>();
-    compute_ = std::make_unique<cuda::Stream>();
+    timeline_.reset();
     fmt_ = fmt;
     taps_ = taps_for(o.filter_size);
     add_scale1_ = o.add_scale1;
@@ -65,20 +63,10 @@ class CudaEngine final : public MotionEngine {
         }
       }
     }
-    for (int k = 0; k < kRing; ++k) {
-      uploaded_[k] = std::make_unique<cuda::Event>();
-      done_[k] = std::make_unique<cuda::Event>();
-      start_[k] = std::make_unique<cuda::Event>(true);
-      stop_[k] = std::make_unique<cuda::Event>(true);
-    }
     for (auto& e : staging_free_) e = std::make_unique<cuda::Event>();
     staging_next_ = 0;
-    inflight_.clear();
-    for (auto& held : kept_) held.clear();
-    ready_.clear();
     staged_ = 0;
     batches_ = 0;
-    device_ms_ = 0;
     collected_ = false;
   }
 
@@ -94,31 +82,30 @@ class CudaEngine final : public MotionEngine {
       std::uint8_t* to = p.samples[k].get() + p.frame_bytes * staged_;
       if (direct) {
         p.upload.add(to, pic.data[p.g.plane], static_cast<std::size_t>(pic.stride[p.g.plane]), row_bytes,
-                     static_cast<std::size_t>(p.g.h), pic.keep.get(), upload_->get());
+                     static_cast<std::size_t>(p.g.h), pic.keep.get(), timeline_.upload());
       } else {
         std::uint8_t* staged = p.staging.get() + p.frame_bytes * s;
         pool_.copy_rows(staged, pic.data[p.g.plane], pic.stride[p.g.plane], row_bytes, static_cast<std::size_t>(p.g.h));
-        TP_CUDA(cudaMemcpyAsync(to, staged, p.frame_bytes, cudaMemcpyHostToDevice, upload_->get()));
+        TP_CUDA(cudaMemcpyAsync(to, staged, p.frame_bytes, cudaMemcpyHostToDevice, timeline_.upload()));
       }
     }
-    if (!direct) staging_free_[s]->record(upload_->get());
+    if (!direct) staging_free_[s]->record(timeline_.upload());
     // Samples whose owner keeps them unchanged are held until the batch is collected (its upload
     // is done by then); others are the caller's again once submit returns.
     if (direct) {
       if (pic.keep) {
-        kept_[k].push_back(pic.keep);
+        timeline_.keep(k, pic.keep);
       } else {
         for (Plane& p : planes_) p.upload.flush();
-        upload_->sync();
+        timeline_.finish_uploads();
       }
     }
     if (++staged_ == batch_) launch();
   }
 
   std::optional<double> take(bool wait) override {
-    return cuda::take_in_frame_order(
-        wait, ready_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_, [&] { collect(); },
-        [&] { launch(); });
+    return timeline_.take(
+        wait, staged_, [&] { collect(); }, [&] { launch(); });
   }
 
   std::optional<Probe> inspect_stage(Stage stage) const override {
@@ -156,7 +143,7 @@ class CudaEngine final : public MotionEngine {
     return probe;
   }
 
-  std::optional<double> device_ms() const override { return device_ms_; }
+  std::optional<double> device_ms() const override { return timeline_.device_ms(); }
 
  private:
   struct Plane {
@@ -173,12 +160,6 @@ class CudaEngine final : public MotionEngine {
     std::vector<float> last_rows, last_rows_down;  // the latest pair, for inspection
     float last_total = 0, last_total_down = 0, last_score = 0;
   };
-  struct Batch {
-    int slot = 0;
-    int frames = 0;  // new frames in the batch
-    int pairs = 0;
-  };
-
   static std::vector<double> download(const cuda::DeviceBuffer<float>& d, std::size_t offset, std::size_t n) {
     std::vector<float> h(n);
     TP_CUDA(cudaMemcpy(h.data(), d.get() + offset, n * sizeof(float), cudaMemcpyDeviceToHost));
@@ -209,32 +190,32 @@ class CudaEngine final : public MotionEngine {
   // Slot k is reused by this batch; the batch before the previous one read it (as `prev`) and
   // wrote its staging, so everything up to it must be complete and collected.
   void begin_batch() {
-    while (inflight_.size() >= kRing - 1) collect();
+    while (timeline_.in_flight() >= kRing - 1) collect();
   }
 
   void launch() {
     const int k = batches_ % kRing;
     const int n = staged_;
     const bool has_prev = batches_ > 0;
-    cudaStream_t up = upload_->get(), s = compute_->get();
-    for (Plane& p : planes_) p.upload.flush();
-    uploaded_[k]->record(up);  // every frame of the batch is now queued for upload
-    TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
-    start_[k]->record(s);
+    for (Plane& p : planes_) p.upload.flush();  // every frame of the batch is now queued for upload
     const int pairs = has_prev ? n : n - 1;
     const int prev_slot = (batches_ + kRing - 1) % kRing;
-    for (Plane& p : planes_) {
-      const PlaneGeometry& g = p.g;
-      const std::uint8_t* prev = has_prev ? p.samples[prev_slot].get() + p.frame_bytes * (prev_frames_ - 1) : nullptr;
-      TP_CUDA(kernels::blur_row_sad(prev, p.samples[k].get(), n, fmt_.bytes_per_sample(), fmt_.bitdepth, g.w, g.h, taps_,
-                                    p.rows[k].get(), keep_blurred_ ? p.blurred.get() : nullptr, s));
-      if (pairs > 0)
-        TP_CUDA(cudaMemcpyAsync(p.host_rows[k].get(), p.rows[k].get(), sizeof(float) * g.h * pairs, cudaMemcpyDeviceToHost, s));
-      if (add_scale1_) scale1(p, k, n, has_prev, s);
-    }
-    stop_[k]->record(s);
-    done_[k]->record(s);
-    inflight_.push_back({k, n, pairs});
+    // The row sums' copies back are part of the timed work: each plane's follows its kernels.
+    timeline_.launch(
+        k, pairs,
+        [&](cudaStream_t s) {
+          for (Plane& p : planes_) {
+            const PlaneGeometry& g = p.g;
+            const std::uint8_t* prev = has_prev ? p.samples[prev_slot].get() + p.frame_bytes * (prev_frames_ - 1) : nullptr;
+            TP_CUDA(kernels::blur_row_sad(prev, p.samples[k].get(), n, fmt_.bytes_per_sample(), fmt_.bitdepth, g.w, g.h, taps_,
+                                          p.rows[k].get(), keep_blurred_ ? p.blurred.get() : nullptr, s));
+            if (pairs > 0)
+              TP_CUDA(
+                  cudaMemcpyAsync(p.host_rows[k].get(), p.rows[k].get(), sizeof(float) * g.h * pairs, cudaMemcpyDeviceToHost, s));
+            if (add_scale1_) scale1(p, k, n, has_prev, s);
+          }
+        },
+        [](cudaStream_t) {});
     prev_frames_ = n;
     staged_ = 0;
     ++batches_;
@@ -260,21 +241,20 @@ class CudaEngine final : public MotionEngine {
 
   // Waits for the oldest batch and turns its row sums into pair scores, as the CPU does.
   void collect() {
-    const Batch b = inflight_.front();
-    inflight_.pop_front();
-    done_[b.slot]->sync();
-    kept_[b.slot].clear();  // uploaded: the samples go back to their owner
-    device_ms_ += cuda::elapsed_ms(*start_[b.slot], *stop_[b.slot]);
-    for (int pair = 0; pair < b.pairs; ++pair) {
+    timeline_.collect([&](const auto& b, ReadyQueue<double>& ready) { queue_scores(b.slot, b.count, ready); });
+    collected_ = true;
+  }
+
+  void queue_scores(int slot, int pairs, ReadyQueue<double>& ready) {
+    for (int pair = 0; pair < pairs; ++pair) {
       double score = 0;
       for (Plane& p : planes_) {
-        const std::span<const float> rows(p.host_rows[b.slot].get() + static_cast<std::size_t>(p.g.h) * pair, p.g.h);
+        const std::span<const float> rows(p.host_rows[slot].get() + static_cast<std::size_t>(p.g.h) * pair, p.g.h);
         const float sad0 = score_from_row_sums(rows, p.g.w);
         float sad1 = 0;
         std::span<const float> rows_down;
         if (add_scale1_) {
-          rows_down = {p.host_rows_down[b.slot].get() + static_cast<std::size_t>(p.g.sh) * pair,
-                       static_cast<std::size_t>(p.g.sh)};
+          rows_down = {p.host_rows_down[slot].get() + static_cast<std::size_t>(p.g.sh) * pair, static_cast<std::size_t>(p.g.sh)};
           sad1 = score_from_row_sums(rows_down, p.g.sw);
         }
         const float ps = plane_score(sad0, sad1, add_scale1_);
@@ -287,28 +267,22 @@ class CudaEngine final : public MotionEngine {
           p.last_score = ps;
         }
       }
-      ready_.push(score);
+      ready.push(score);
     }
-    collected_ = true;
   }
 
   const ExtractorContext ctx_;
-  std::vector<std::shared_ptr<const void>> kept_[kRing];  // samples uploaded from in place, per batch slot
   cuda::CopyPool pool_;
   Format fmt_{};
   Taps taps_{};
   bool add_scale1_ = false, keep_blurred_ = false;
   int batch_ = 1;  // set by init
   std::vector<Plane> planes_;
-  std::unique_ptr<cuda::Stream> upload_, compute_;  // created in init, on the chosen device
-  std::unique_ptr<cuda::Event> uploaded_[kRing], done_[kRing], start_[kRing], stop_[kRing];
+  cuda::BatchTimeline<double, kRing> timeline_;                // streams and events made in init, on the chosen device
   std::unique_ptr<cuda::Event> staging_free_[kStagingFrames];  // the last upload from each staging frame
   std::uint64_t staging_next_ = 0;                             // staging frames taken so far
-  std::deque<Batch> inflight_;
-  ReadyQueue<double> ready_;
   int staged_ = 0, prev_frames_ = 0;
   unsigned batches_ = 0;
-  double device_ms_ = 0;
   bool collected_ = false;
 };
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <thread>
 
+#include "extractors/cuda/batch_timeline.hpp"
 #include "extractors/cuda/copy_pool.hpp"
-#include "extractors/cuda/frame_order.hpp"
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/motion/frame_loop.hpp"
@@ -33,8 +33,7 @@ class CudaSadEngine final : public SadEngine {
 
   void init(const Format& fmt, unsigned distance) override {
     cuda::use_device(ctx_.device);
-    upload_ = std::make_unique<cuda::Stream>();
-    compute_ = std::make_unique<cuda::Stream>();
+    timeline_.reset();
     fmt_ = fmt;
     distance_ = distance;
     TP_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, ctx_.device));  // one attribute, not every property
@@ -47,47 +46,39 @@ class CudaSadEngine final : public SadEngine {
       // The kernel leaves its sums, tickets and row sums zero for the next launch: zeroed once here.
       sums_[k].resize(batch_);
       tickets_[k].resize(batch_);
-      TP_CUDA(cudaMemsetAsync(sums_[k].get(), 0, sums_[k].bytes(), compute_->get()));
-      TP_CUDA(cudaMemsetAsync(tickets_[k].get(), 0, tickets_[k].bytes(), compute_->get()));
+      TP_CUDA(cudaMemsetAsync(sums_[k].get(), 0, sums_[k].bytes(), timeline_.compute()));
+      TP_CUDA(cudaMemsetAsync(tickets_[k].get(), 0, tickets_[k].bytes(), timeline_.compute()));
       totals_[k] = cuda::PinnedBuffer<unsigned long long>(cuda::HostUse::kDeviceWrites);
       totals_[k].resize(batch_);
       rows_out_[k] = cuda::PinnedBuffer<std::uint32_t>(cuda::HostUse::kDeviceWrites);
       const std::size_t rows = ctx_.capture_stages ? static_cast<std::size_t>(fmt.height) * batch_ : 0;
       rows_[k].resize(rows);
       rows_out_[k].resize(rows);
-      if (rows > 0) TP_CUDA(cudaMemsetAsync(rows_[k].get(), 0, rows_[k].bytes(), compute_->get()));
+      if (rows > 0) TP_CUDA(cudaMemsetAsync(rows_[k].get(), 0, rows_[k].bytes(), timeline_.compute()));
       scratch_[k] = {sums_[k].get(), tickets_[k].get(), rows_[k].get(), totals_[k].device(), rows_out_[k].device()};
-      uploaded_[k] = std::make_unique<cuda::Event>();
-      done_[k] = std::make_unique<cuda::Event>();
-      start_[k] = std::make_unique<cuda::Event>(true);
-      stop_[k] = std::make_unique<cuda::Event>(true);
     }
-    inflight_.clear();
-    for (auto& held : kept_) held.clear();
-    queue_.clear();
     frames_ = staged_ = 0;
     batches_ = 0;
-    device_ms_ = 0;
     last_rows_.clear();
   }
 
   void submit(const PictureView& pic) override {
     if (staged_ == 0)
-      while (inflight_.size() >= kInFlight) collect();  // slot k's staging and rows are free again
+      while (timeline_.in_flight() >= kInFlight) collect();  // slot k's staging and rows are free again
     const int k = batches_ % kInFlight;
     const std::size_t row_bytes = static_cast<std::size_t>(fmt_.width) * fmt_.bytes_per_sample();
     std::uint8_t* slot = slots_.get() + frame_bytes_ * ((frames_ + staged_) % kSlots);
     direct_[staged_] = cuda::is_page_locked(pic.data[0]);
     if (direct_[staged_]) {
       upload_runs_.add(slot, pic.data[0], static_cast<std::size_t>(pic.stride[0]), row_bytes,
-                       static_cast<std::size_t>(fmt_.height), pic.keep.get(), upload_->get());
+                       static_cast<std::size_t>(fmt_.height), pic.keep.get(), timeline_.upload());
       // Samples whose owner keeps them unchanged are held until the batch is collected (its
       // upload is done by then); others are the caller's again once submit returns.
       if (pic.keep) {
-        kept_[k].push_back(pic.keep);
+        timeline_.keep(k, pic.keep);
       } else {
         upload_runs_.flush();
-        upload_->sync();
+        timeline_.finish_uploads();
       }
     } else {
       pool_.copy_rows(staging_[k].get() + frame_bytes_ * staged_, pic.data[0], pic.stride[0], row_bytes,
@@ -97,9 +88,8 @@ class CudaSadEngine final : public SadEngine {
   }
 
   std::optional<std::uint64_t> take(bool wait) override {
-    return cuda::take_in_frame_order(
-        wait, queue_, inflight_, [&](const Batch& b) { return done_[b.slot]->done(); }, staged_, [&] { collect(); },
-        [&] { launch(); });
+    return timeline_.take(
+        wait, staged_, [&] { collect(); }, [&] { launch(); });
   }
 
   std::optional<Probe> inspect(std::string_view stage) const override {
@@ -110,25 +100,18 @@ class CudaSadEngine final : public SadEngine {
     return std::nullopt;  // the difference and both passes never leave registers and shared memory
   }
 
-  std::optional<double> device_ms() const override { return device_ms_; }
+  std::optional<double> device_ms() const override { return timeline_.device_ms(); }
 
  private:
-  struct Batch {
-    int slot = 0;
-    int pairs = 0;
-  };
-
   void launch() {
     const int k = batches_ % kInFlight;
     const int n = staged_;
-    cudaStream_t up = upload_->get(), s = compute_->get();
+    const cudaStream_t up = timeline_.upload();
     for (int f = 0; f < n; ++f)
       if (!direct_[f])
         upload_runs_.add(slots_.get() + frame_bytes_ * ((frames_ + f) % kSlots), staging_[k].get() + frame_bytes_ * f,
                          frame_bytes_, frame_bytes_, 1, staging_[k].get(), up);
     upload_runs_.flush();
-    uploaded_[k]->record(up);
-    TP_CUDA(cudaStreamWaitEvent(s, uploaded_[k]->get(), 0));
     // Pairs (t - distance, t) for the batch's frames t that have an earlier frame.
     kernels::PairSlots pairs{};
     int count = 0;
@@ -139,13 +122,14 @@ class CudaSadEngine final : public SadEngine {
       pairs.later[count] = static_cast<int>(t % kSlots);
       ++count;
     }
-    start_[k]->record(s);
-    if (count > 0)
-      TP_CUDA(kernels::pair_totals(slots_.get(), static_cast<std::size_t>(fmt_.width) * fmt_.height, fmt_.bitdepth, fmt_.width,
-                                   fmt_.height, pairs, count, scratch_[k], sms_, s));
-    stop_[k]->record(s);
-    done_[k]->record(s);
-    inflight_.push_back({k, count});
+    timeline_.launch(
+        k, count,
+        [&](cudaStream_t s) {
+          if (count > 0)
+            TP_CUDA(kernels::pair_totals(slots_.get(), static_cast<std::size_t>(fmt_.width) * fmt_.height, fmt_.bitdepth,
+                                         fmt_.width, fmt_.height, pairs, count, scratch_[k], sms_, s));
+        },
+        [](cudaStream_t) {});  // the kernel writes the totals into mapped host memory
     frames_ += n;
     staged_ = 0;
     ++batches_;
@@ -153,17 +137,16 @@ class CudaSadEngine final : public SadEngine {
 
   // Waits for the oldest batch and queues each pair's total, in frame order.
   void collect() {
-    const Batch b = inflight_.front();
-    inflight_.pop_front();
-    done_[b.slot]->sync();
-    kept_[b.slot].clear();  // uploaded: the samples go back to their owner
-    device_ms_ += cuda::elapsed_ms(*start_[b.slot], *stop_[b.slot]);
+    timeline_.collect([&](const auto& b, ReadyQueue<std::uint64_t>& ready) { queue_totals(b.slot, b.count, ready); });
+  }
+
+  void queue_totals(int slot, int pairs, ReadyQueue<std::uint64_t>& ready) {
     const std::size_t h = static_cast<std::size_t>(fmt_.height);
-    for (int p = 0; p < b.pairs; ++p) {
-      const std::uint64_t total = totals_[b.slot].get()[p];
-      queue_.push(total);
+    for (int p = 0; p < pairs; ++p) {
+      const std::uint64_t total = totals_[slot].get()[p];
+      ready.push(total);
       if (ctx_.capture_stages) {
-        const std::uint32_t* rows = rows_out_[b.slot].get() + h * p;
+        const std::uint32_t* rows = rows_out_[slot].get() + h * p;
         last_rows_.assign(rows, rows + h);
         last_total_ = total;
       }
@@ -179,7 +162,6 @@ class CudaSadEngine final : public SadEngine {
   std::size_t frame_bytes_ = 0;
   cuda::DeviceBuffer<std::uint8_t> slots_;  // frame t's luma in slot t % kSlots
   cuda::PinnedBuffer<std::uint8_t> staging_[kInFlight];
-  std::vector<std::shared_ptr<const void>> kept_[kInFlight];  // samples uploaded from in place, per batch slot
   cuda::DeviceBuffer<unsigned long long> sums_[kInFlight];
   cuda::DeviceBuffer<unsigned> tickets_[kInFlight];
   cuda::DeviceBuffer<std::uint32_t> rows_[kInFlight];         // only when stages are captured
@@ -187,15 +169,11 @@ class CudaSadEngine final : public SadEngine {
   cuda::PinnedBuffer<std::uint32_t> rows_out_[kInFlight];     // mapped; only when stages are captured
   kernels::PairScratch scratch_[kInFlight];
   int sms_ = 1;
-  std::unique_ptr<cuda::Stream> upload_, compute_;
-  std::unique_ptr<cuda::Event> uploaded_[kInFlight], done_[kInFlight], start_[kInFlight], stop_[kInFlight];
-  std::deque<Batch> inflight_;
-  ReadyQueue<std::uint64_t> queue_;
+  cuda::BatchTimeline<std::uint64_t, kInFlight> timeline_;
   bool direct_[kBatch] = {};
   unsigned frames_ = 0;  // frames launched
   int staged_ = 0;
   unsigned batches_ = 0;
-  double device_ms_ = 0;
   std::vector<std::uint32_t> last_rows_;
   std::uint64_t last_total_ = 0;
 };
