@@ -4,7 +4,10 @@
 #include <array>
 #include <deque>
 
+#include <fmt/format.h>
+
 #include "devices.hpp"
+#include "feature.hpp"
 
 namespace twinproof {
 
@@ -102,6 +105,16 @@ const Backend* find_backend(std::string_view feature, std::string_view name, boo
   for (const Backend* b : backends(with_mutants))
     if (b->feature == feature && b->name == name) return b;
   return nullptr;
+}
+
+const Backend& backend_or_throw(std::string_view feature, std::string_view name, bool with_mutants) {
+  feature_or_throw(feature, "--feature");  // an unknown feature is named as such, with the known ones
+  if (const Backend* b = find_backend(feature, name, with_mutants)) return *b;
+  std::string known;
+  for (const Backend* b : backends(with_mutants))
+    if (b->feature == feature) known += (known.empty() ? "" : ", ") + std::string(b->name);
+  throw UsageError("--backend", std::string(name),
+                   fmt::format("--backend '{}': no such backend for {}; known: {}", name, feature, known));
 }
 
 std::unique_ptr<Extractor> make_extractor(const Backend& b, const ExtractorContext& ctx) {

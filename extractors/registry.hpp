@@ -38,6 +38,9 @@ struct Backend {
 
 // Every registered backend, the built-in ones first; mutants only when asked for.
 std::vector<const Backend*> backends(bool with_mutants = false);
+// The backend or UsageError (--backend) naming the feature's known backends; an unknown feature
+// is named as such (feature_or_throw).
+const Backend& backend_or_throw(std::string_view feature, std::string_view name, bool with_mutants = false);
 const Backend* find_backend(std::string_view feature, std::string_view name, bool with_mutants = false);
 
 // A backend declared at run time (an exec twin, a plugin). The registry keeps its strings; call

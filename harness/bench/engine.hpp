@@ -13,7 +13,7 @@
 #include "harness/calibration/table.hpp"
 #include "harness/scoring/scores.hpp"
 
-namespace twinproof::cli {
+namespace twinproof {
 
 struct BenchArgs {
   std::string feature = "float_motion";
@@ -42,9 +42,6 @@ struct Size {
 // "WxH" with plain decimal extents (no sign, spaces, fractions or trailing text); UsageError naming --sizes.
 Size parse_size(const std::string& s);
 
-// Whether --host-memory asks for pinned memory ("pinned"; "pageable" does not); UsageError otherwise.
-bool pinned_host_memory(const std::string& value);
-
 double median(std::vector<double> v);
 
 // Prints each backend's (row) speed-up over each other one (column): the other's time over its own.
@@ -72,7 +69,9 @@ Judgement judge_scores(const Calibration& table, const Backend& reference, const
 // available here (outside twins, programs and plugins, run only when named).
 std::vector<const Backend*> bench_backends(const BenchArgs& a);
 
+// bench: every chosen backend on generated frames in memory, per size, judged first.
+int run_bench(const BenchArgs& a);
 // bench --from-file: whole `twinproof score` processes on a file, against its read bound.
 int run_bench_from_file(const BenchArgs& a);
 
-}  // namespace twinproof::cli
+}  // namespace twinproof

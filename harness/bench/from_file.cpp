@@ -25,21 +25,22 @@
 
 #include "extractors/devices.hpp"
 #include "extractors/feature.hpp"
-#include "harness/cli/bench.hpp"
-#include "harness/cli/commands.hpp"
-#include "harness/cli/input.hpp"
+#include "harness/bench/engine.hpp"
 #include "harness/exec/twins_file.hpp"
 #include "harness/gate/faults.hpp"
 #include "harness/gate/interrupt.hpp"
+#include "harness/io/clip_spec.hpp"
 #include "harness/io/json_file.hpp"
 #include "harness/io/read_ahead.hpp"
 #include "harness/io/score_files.hpp"
+#include "harness/scoring/run_settings.hpp"
 #include "harness/support/environment.hpp"
 #include "harness/support/errors.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/process.hpp"
+#include "harness/support/text.hpp"
 
-namespace twinproof::cli {
+namespace twinproof {
 namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -68,8 +69,8 @@ class WorkFolder {
 
 // How `score` opens the file: a Y4M says its own geometry; a raw file takes one --sizes WxH with
 // --bitdepth and --chroma.
-InputArgs input_of(const BenchArgs& a) {
-  InputArgs in;
+ClipSpec input_of(const BenchArgs& a) {
+  ClipSpec in;
   in.path = a.from_file;
   if (!a.sizes_given) return in;
   if (in.path.size() >= 4 && in.path.compare(in.path.size() - 4, 4, ".y4m") == 0)
@@ -84,16 +85,16 @@ InputArgs input_of(const BenchArgs& a) {
   return in;
 }
 
-std::vector<std::string> geometry_flags(const InputArgs& in) {
+std::vector<std::string> geometry_flags(const ClipSpec& in) {
   if (!in.width) return {};
   return {"--width",    std::to_string(*in.width),   "--height", std::to_string(*in.height), "--pixfmt", in.pixfmt,
           "--bitdepth", std::to_string(*in.bitdepth)};
 }
 
 // The distorted clip's input: the reference's geometry flags, its own path. nullopt without one.
-std::optional<InputArgs> distorted_of(const BenchArgs& a, const InputArgs& clip) {
+std::optional<ClipSpec> distorted_of(const BenchArgs& a, const ClipSpec& clip) {
   if (a.distorted.empty()) return std::nullopt;
-  InputArgs in = clip;
+  ClipSpec in = clip;
   in.path = a.distorted;
   return in;
 }
@@ -101,16 +102,16 @@ std::optional<InputArgs> distorted_of(const BenchArgs& a, const InputArgs& clip)
 // Reads every frame of the clip (and of the distorted clip, frame by frame beside it) as `score`
 // does: the same readers and ring per clip, ordinary memory, the planes the feature reads. Counts
 // the frames; clips of unequal length are refused as `score` refuses them.
-double read_all(const InputArgs& in, const std::optional<InputArgs>& distorted, unsigned readers, int planes, unsigned& frames) {
+double read_all(const ClipSpec& in, const std::optional<ClipSpec>& distorted, unsigned readers, int planes, unsigned& frames) {
   const auto t0 = Clock::now();
-  auto src = open_cli_input(in);
+  auto src = open_clip(in);
   const ReadPlan plan = plan_reading(frame_bytes(src->format(), src->name()), readers);
   ReadAhead ahead(*src, plan.depth, plan.readers);
   ahead.read_leading_planes(planes);
   std::unique_ptr<FrameSource> dist_src;
   std::optional<ReadAhead> dist_ahead;
   if (distorted) {
-    dist_src = open_cli_input(*distorted);
+    dist_src = open_clip(*distorted);
     if (!(dist_src->format() == src->format()))
       throw InputError(distorted->path, "format", describe(dist_src->format()),
                        fmt::format("the distorted clip is {}, the reference {} is {}: a pair's clips share one format",
@@ -134,8 +135,8 @@ double read_all(const InputArgs& in, const std::optional<InputArgs>& distorted, 
 }
 
 // The clip's first `count` frames, in its own container.
-void write_prefix(const InputArgs& in, unsigned count, const fs::path& out) {
-  auto src = open_cli_input(in);
+void write_prefix(const ClipSpec& in, unsigned count, const fs::path& out) {
+  auto src = open_clip(in);
   auto writer = in.width ? create_raw_writer(out.string()) : create_y4m_writer(out.string(), src->format());
   Frame f;
   for (unsigned i = 0; i < count && src->next(f); ++i) writer->write(f);
@@ -165,7 +166,7 @@ struct Timings {
 class ScoreProcesses {
  public:
   // `prefix` (and `distorted_prefix`): the clips' first `prefix_frames` frames.
-  ScoreProcesses(const BenchArgs& a, const InputArgs& clip, const std::optional<InputArgs>& distorted, const fs::path& prefix,
+  ScoreProcesses(const BenchArgs& a, const ClipSpec& clip, const std::optional<ClipSpec>& distorted, const fs::path& prefix,
                  const fs::path& distorted_prefix, unsigned prefix_frames, unsigned frames, const Format& format,
                  unsigned threads, const fs::path& work)
       : a_(a),
@@ -201,7 +202,7 @@ class ScoreProcesses {
   // One whole process scoring the clip (or its prefix) with `b`, its scores in `json`; the
   // milliseconds it took, or why it failed.
   std::variant<double, std::string> run(const Backend& b, bool prefix, const fs::path& json) const {
-    InputArgs in = clip_;
+    ClipSpec in = clip_;
     if (prefix) in.path = prefix_.string();
     std::vector<std::string> argv = {self_.string()};
     // What finds a twin declared at run time again ("--twins FILE", "--plugin PATH", "--vmaf PATH"),
@@ -242,8 +243,8 @@ class ScoreProcesses {
 
  private:
   const BenchArgs& a_;
-  const InputArgs& clip_;
-  const std::optional<InputArgs>& distorted_;
+  const ClipSpec& clip_;
+  const std::optional<ClipSpec>& distorted_;
   const fs::path prefix_, distorted_prefix_;
   const unsigned prefix_frames_, frames_;
   const Format format_;
@@ -264,8 +265,8 @@ struct FilePlan {
   Calibration table;
   std::optional<BenchRun> old_run;
   unsigned threads = 0;
-  InputArgs clip;
-  std::optional<InputArgs> distorted;
+  ClipSpec clip;
+  std::optional<ClipSpec> distorted;
   Format format;
   OptionList options;
   int planes = 0;  // the planes `score` reads for this configuration; the read bound reads the same
@@ -291,7 +292,7 @@ FilePlan plan_file_bench(const BenchArgs& a) {
   p.threads = checked_threads(a.threads);
   p.clip = input_of(a);
   p.distorted = distorted_of(a, p.clip);
-  p.format = open_cli_input(p.clip)->format();
+  p.format = open_clip(p.clip)->format();
   p.options = parse_option_flags(a.options);
   const auto ex = p.reference->make(ExtractorContext{});
   ex->init(p.format, p.options);
@@ -540,4 +541,4 @@ int run_bench_from_file(const BenchArgs& a) {
   return rc;
 }
 
-}  // namespace twinproof::cli
+}  // namespace twinproof

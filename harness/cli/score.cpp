@@ -10,7 +10,6 @@
 
 #include "extractors/feature.hpp"
 #include "harness/calibration/rules.hpp"
-#include "harness/cli/bench.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/input.hpp"
 #include "harness/report/vmaf_output.hpp"
@@ -22,7 +21,7 @@ namespace twinproof::cli {
 namespace {
 
 struct ScoreArgs {
-  InputArgs input;        // INPUT or -r/--reference, with the raw geometry flags
+  ClipSpec input;         // INPUT or -r/--reference, with the raw geometry flags
   std::string distorted;  // -d/--distorted FILE: the pair's distorted clip (the input is its reference)
   std::vector<std::string>
       features;  // --feature, repeatable: NAME or NAME=opt=val:opt=val (default: vmaf for a pair, else float_motion)
@@ -119,7 +118,7 @@ struct FeatureRun {
 // The run's clips, as vmaf reads them: the reference and the distorted clip (or the input as its
 // own), each after its skipped frames and at most --frame_cnt frames long.
 ClipPair open_score_clips(const ScoreArgs& a) {
-  ClipPair clips = open_cli_pair(a.input, a.distorted);
+  ClipPair clips = open_clip_pair(a.input, a.distorted);
   const bool pair = clips.distorted != nullptr;
   if (!pair && a.frame_skip_dist != 0)
     throw UsageError("--frame_skip_dist", std::to_string(a.frame_skip_dist),
