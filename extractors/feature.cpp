@@ -172,4 +172,12 @@ const FeatureDescriptor& feature_or_throw(std::string_view name, std::string_vie
   throw UsageError(std::string(flag), std::string(name), fmt::format("{}: no feature '{}'; known: {}", flag, name, known));
 }
 
+void append_scale_debug_metrics(std::vector<std::string>& metrics, std::string_view feature, int scales) {
+  for (const char* part : {"", "_num", "_den"}) metrics.push_back(fmt::format("{}{}", feature, part));
+  for (int s = 0; s < scales; ++s) {
+    metrics.push_back(fmt::format("{}_num_scale{}", feature, s));
+    metrics.push_back(fmt::format("{}_den_scale{}", feature, s));
+  }
+}
+
 }  // namespace twinproof

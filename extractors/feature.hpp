@@ -74,6 +74,10 @@ struct LibvmafName {
   bool per_frame_in_documents = true;
 };
 
+// libvmaf's debug outputs of a feature scored over scales (vif, adm): appends `feature`,
+// `feature`_num and `feature`_den, then `feature`_num_scaleS and `feature`_den_scaleS for each scale.
+void append_scale_debug_metrics(std::vector<std::string>& metrics, std::string_view feature, int scales);
+
 // ---- Pipeline stages (what `inspect` may expose; repro bisects in this order) ----------------
 enum class StageRole {
   data,          // per-sample arrays (planes, passes)

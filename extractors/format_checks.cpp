@@ -18,4 +18,10 @@ void refuse_unsupported_picture(const Format& fmt, int min, std::string_view sub
     throw RefusedConfiguration(std::string(subject), fmt::format("{}x{}", fmt.width, fmt.height), message);
 }
 
+void refuse_small_luma(const Format& fmt, std::string_view feature, int min, std::string_view why) {
+  refuse_unsupported_picture(fmt, min, "picture",
+                             fmt::format("{0} needs a luma plane of at least {1}x{1} samples, this one is {2}x{3}: {4}", feature,
+                                         min, fmt.width, fmt.height, why));
+}
+
 }  // namespace twinproof

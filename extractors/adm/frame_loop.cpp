@@ -41,12 +41,10 @@ ProbeArray band_array(std::string name, const std::vector<std::int32_t>& v, cons
 
 void AdmExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  refuse_unsupported_picture(
-      fmt, kMinSize, "picture",
-      fmt::format("adm needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's input "
-                  "({3}x{4}) must be at least 5 samples each way for the wavelet's mirrored taps",
-                  kMinSize, fmt.width, fmt.height, scale_geometry(fmt.width, fmt.height, 3).in_w,
-                  scale_geometry(fmt.width, fmt.height, 3).in_h));
+  const ScaleGeometry last = scale_geometry(fmt.width, fmt.height, 3);
+  refuse_small_luma(fmt, "adm", kMinSize,
+                    fmt::format("scale 3's input ({}x{}) must be at least 5 samples each way for the wavelet's mirrored taps",
+                                last.in_w, last.in_h));
   const CsfModel csf{.mode = opts_.adm_csf_mode,
                      .norm_view_dist = opts_.adm_norm_view_dist,
                      .display_height = opts_.adm_ref_display_height,
@@ -72,12 +70,7 @@ void AdmExtractor::init(const Format& fmt, const OptionList& options) {
 std::vector<std::string> AdmExtractor::metrics() const {
   std::vector<std::string> m{"adm2", "aim", "adm3"};
   m.insert(m.end(), std::begin(kScaleScore), std::end(kScaleScore));
-  if (!opts_.debug) return m;
-  for (const char* name : {"adm", "adm_num", "adm_den"}) m.emplace_back(name);
-  for (int s = 0; s < kScales; ++s) {
-    m.emplace_back(kScaleNum[s]);
-    m.emplace_back(kScaleDen[s]);
-  }
+  if (opts_.debug) append_scale_debug_metrics(m, "adm", kScales);
   return m;
 }
 

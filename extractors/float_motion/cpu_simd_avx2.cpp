@@ -2,28 +2,12 @@
 #include <immintrin.h>
 
 #include "extractors/float_motion/cpu_simd.hpp"
+#include "extractors/simd_lanes.hpp"
 
 namespace twinproof::float_motion {
 namespace {
 
-struct Vec {
-  static constexpr int lanes = 8;
-  using reg = __m256;
-  static reg zero() { return _mm256_setzero_ps(); }
-  static reg set1(float f) { return _mm256_set1_ps(f); }
-  static reg load(const float* p) { return _mm256_loadu_ps(p); }
-  static void store(float* p, reg v) { _mm256_storeu_ps(p, v); }
-  static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
-  static reg sub(reg a, reg b) { return _mm256_sub_ps(a, b); }
-  static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
-  static reg div(reg a, reg b) { return _mm256_div_ps(a, b); }
-  static reg from_u8(const std::uint8_t* p) {
-    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
-  }
-  static reg from_u16(const std::uint16_t* p) {
-    return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
-  }
-};
+using Vec = simd::Avx2Float;
 
 // Transposes the 8x8 block held in rows r[0..7] in place: r[c] then holds column c.
 inline void transpose8(__m256 r[8]) {

@@ -3,27 +3,13 @@
 
 #include "extractors/motion/arithmetic.hpp"
 #include "extractors/motion/cpu_simd.hpp"
+#include "extractors/simd_lanes.hpp"
 
 namespace twinproof::motion {
 namespace {
 
-struct V {
-  static constexpr int lanes = 8;
-  using reg = __m256i;
-  static reg zero() { return _mm256_setzero_si256(); }
-  static reg set1(std::int32_t x) { return _mm256_set1_epi32(x); }
-  static reg load(const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-  static void store(std::int32_t* p, reg v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
-  static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
-  static reg sub(reg a, reg b) { return _mm256_sub_epi32(a, b); }
-  static reg mullo(reg a, reg b) { return _mm256_mullo_epi32(a, b); }
-  static reg and_(reg a, reg b) { return _mm256_and_si256(a, b); }
-  static reg srai(reg a, int n) { return _mm256_srai_epi32(a, n); }
+struct V : simd::Avx2Int32 {
   static reg srav(reg a, int n) { return _mm256_sra_epi32(a, _mm_cvtsi32_si128(n)); }
-  static reg abs(reg a) { return _mm256_abs_epi32(a); }
-  static reg from_u16(const std::uint16_t* p) {
-    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  }
   static std::uint32_t sum_u32(reg v) {
     alignas(32) std::uint32_t lane[lanes];
     _mm256_store_si256(reinterpret_cast<__m256i*>(lane), v);

@@ -2,21 +2,16 @@
 #include <immintrin.h>
 
 #include "extractors/psnr/cpu_simd.hpp"
+#include "extractors/simd_lanes.hpp"
 
 namespace twinproof::psnr {
 namespace {
 
-struct V {
-  static constexpr int lanes = 8;
-  using reg = __m256i;
+struct V : simd::Avx2Int32 {
   struct acc {
     __m256i lo, hi;  // 4 + 4 64-bit lanes
   };
   static acc zero_acc() { return {_mm256_setzero_si256(), _mm256_setzero_si256()}; }
-  static reg widen(const std::uint8_t* p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))); }
-  static reg widen(const std::uint16_t* p) { return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
-  static reg sub(reg a, reg b) { return _mm256_sub_epi32(a, b); }
-  static reg mullo(reg a, reg b) { return _mm256_mullo_epi32(a, b); }
   // The 8 squares (unsigned 32-bit) added into 64-bit lanes.
   static acc add_squares(acc a, reg sq) {
     a.lo = _mm256_add_epi64(a.lo, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(sq)));

@@ -2,23 +2,16 @@
 #include <immintrin.h>
 
 #include "extractors/psnr/cpu_simd.hpp"
+#include "extractors/simd_lanes.hpp"
 
 namespace twinproof::psnr {
 namespace {
 
-struct V {
-  static constexpr int lanes = 16;
-  using reg = __m512i;
+struct V : simd::Avx512Int32 {
   struct acc {
     __m512i lo, hi;  // 8 + 8 64-bit lanes
   };
   static acc zero_acc() { return {_mm512_setzero_si512(), _mm512_setzero_si512()}; }
-  static reg widen(const std::uint8_t* p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
-  static reg widen(const std::uint16_t* p) {
-    return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-  }
-  static reg sub(reg a, reg b) { return _mm512_sub_epi32(a, b); }
-  static reg mullo(reg a, reg b) { return _mm512_mullo_epi32(a, b); }
   // The 16 squares (unsigned 32-bit) added into 64-bit lanes.
   static acc add_squares(acc a, reg sq) {
     a.lo = _mm512_add_epi64(a.lo, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(sq)));

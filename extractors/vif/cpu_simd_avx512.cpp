@@ -1,30 +1,23 @@
 // vif's cpu-simd kernels for AVX-512 (compiled for AVX-512 F, CD, BW, DQ and VL): 16 columns a vector.
 #include <immintrin.h>
 
+#include "extractors/simd_lanes.hpp"
 #include "extractors/vif/cpu_simd.hpp"
 
 namespace twinproof::vif {
 namespace {
 
-struct V {
-  static constexpr int lanes = 16;
-  using reg = __m512i;
+struct V : simd::Avx512Int32 {
   // 64-bit values of the 16 lanes: those of the even 32-bit lanes and those of the odd ones.
   struct wide {
     __m512i even, odd;
   };
-  static reg zero() { return _mm512_setzero_si512(); }
   static wide zero_wide() { return {zero(), zero()}; }
   static reg set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
-  static reg load(const std::uint8_t* p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
-  static reg load(const std::uint16_t* p) {
-    return _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-  }
+  static reg load(const std::uint8_t* p) { return Avx512Int32::widen(p); }
+  static reg load(const std::uint16_t* p) { return Avx512Int32::widen(p); }
   static reg load(const std::uint32_t* p) { return _mm512_loadu_si512(p); }
   static void store(void* p, reg v) { _mm512_storeu_si512(p, v); }
-  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
-  static reg sub(reg a, reg b) { return _mm512_sub_epi32(a, b); }
-  static reg mullo(reg a, reg b) { return _mm512_mullo_epi32(a, b); }
   static reg srl(reg a, int n) { return _mm512_srl_epi32(a, _mm_cvtsi32_si128(n)); }
   // acc += a * b, each lane's full 64-bit product.
   static wide mac(wide acc, reg a, reg b) {

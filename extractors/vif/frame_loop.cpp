@@ -16,11 +16,9 @@ std::array<std::int64_t, 4> sums_of(const ScaleSums& s) { return {s.num_log, s.d
 
 void VifExtractor::init(const Format& fmt, const OptionList& options) {
   opts_ = parse_options(options);
-  refuse_unsupported_picture(
-      fmt, kMinSize, "picture",
-      fmt::format("vif needs a luma plane of at least {0}x{0} samples, this one is {1}x{2}: scale 3's picture "
-                  "({3}x{4}) must be larger than its filter's half-width",
-                  kMinSize, fmt.width, fmt.height, fmt.width >> 3, fmt.height >> 3));
+  refuse_small_luma(
+      fmt, "vif", kMinSize,
+      fmt::format("scale 3's picture ({}x{}) must be larger than its filter's half-width", fmt.width >> 3, fmt.height >> 3));
   params_ = {.first_scale = opts_.vif_skip_scale0 ? 1 : 0, .gain_limit = opts_.vif_enhn_gain_limit};
   engine().init(fmt, params_);
   start(fmt);
@@ -28,12 +26,7 @@ void VifExtractor::init(const Format& fmt, const OptionList& options) {
 
 std::vector<std::string> VifExtractor::metrics() const {
   std::vector<std::string> m(std::begin(kScaleScore), std::end(kScaleScore));
-  if (!opts_.debug) return m;
-  for (const char* name : {"vif", "vif_num", "vif_den"}) m.emplace_back(name);
-  for (int s = 0; s < kScales; ++s) {
-    m.emplace_back(kScaleNum[s]);
-    m.emplace_back(kScaleDen[s]);
-  }
+  if (opts_.debug) append_scale_debug_metrics(m, "vif", kScales);
   return m;
 }
 
