@@ -43,6 +43,20 @@ constexpr OptionSpec debug_option(std::size_t offset, const char* help, const ch
           .names_output = false};
 }
 
+// A flag: a boolean option, false unless given. `names_output` as in OptionSpec.
+constexpr OptionSpec flag_option(const char* name, const char* alias, std::size_t offset, const char* help,
+                                 bool names_output = true) {
+  return {.name = name,
+          .alias = alias,
+          .type = OptionType::boolean,
+          .default_text = "false",
+          .min = 0,
+          .max = 0,
+          .offset = offset,
+          .help = help,
+          .names_output = names_output};
+}
+
 // "true or false", "an integer in [0, 9]", "a finite number in [0, 5]"; a text option's help says
 // what it takes (the feature checks the text when it starts).
 std::string allowed_values(const OptionSpec& spec);

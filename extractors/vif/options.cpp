@@ -19,15 +19,7 @@ std::span<const OptionSpec> option_table() {
        .offset = offsetof(O, vif_enhn_gain_limit),
        .help = "the cap on the gain g = sigma12 / sigma1^2 (1: no enhancement counts)",
        .names_output = true},
-      {.name = "vif_skip_scale0",
-       .alias = "ssclz",
-       .type = OptionType::boolean,
-       .default_text = "false",
-       .min = 0,
-       .max = 0,
-       .offset = offsetof(O, vif_skip_scale0),
-       .help = "skip scale 0's statistics: vif_scale0 is 0",
-       .names_output = true},
+      flag_option("vif_skip_scale0", "ssclz", offsetof(O, vif_skip_scale0), "skip scale 0's statistics: vif_scale0 is 0"),
   };
   return table;
 }

@@ -18,24 +18,10 @@ std::span<const OptionSpec> option_table() {
        .help = "a built-in model (vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg) or a libvmaf JSON model file's "
                "path",
        .names_output = false},
-      {.name = "disable_clip",
-       .alias = nullptr,
-       .type = OptionType::boolean,
-       .default_text = "false",
-       .min = 0,
-       .max = 0,
-       .offset = offsetof(O, disable_clip),
-       .help = "do not clip the score to the model's score_clip",
-       .names_output = false},
-      {.name = "enable_transform",
-       .alias = nullptr,
-       .type = OptionType::boolean,
-       .default_text = "false",
-       .min = 0,
-       .max = 0,
-       .offset = offsetof(O, enable_transform),
-       .help = "apply the model's score_transform even where the file leaves it off",
-       .names_output = false},
+      flag_option("disable_clip", nullptr, offsetof(O, disable_clip), "do not clip the score to the model's score_clip",
+                  /*names_output=*/false),
+      flag_option("enable_transform", nullptr, offsetof(O, enable_transform),
+                  "apply the model's score_transform even where the file leaves it off", /*names_output=*/false),
   };
   return table;
 }
