@@ -3,6 +3,7 @@
 
 #include "extractors/float_motion/motion.hpp"
 #include "extractors/float_motion/options.hpp"
+#include "extractors/float_motion/stages.hpp"
 
 namespace twinproof {
 namespace {
@@ -30,15 +31,7 @@ const FeatureDescriptor& float_motion_feature() {
       .reference = "cpu",
       .summary = "libvmaf's float_motion: fp32 5-tap blur of each frame, SAD of consecutive blurred frames",
       .metrics = {"motion", "motion2", "motion3"},
-      .stages = {{"converted", "converted planes", StageRole::data},
-                 {"vertical", "vertical pass", StageRole::data},
-                 {"blurred", "blur", StageRole::data},
-                 {"downscaled", "downscale", StageRole::data},
-                 {"row_sums", "row sums", StageRole::partial_sums},
-                 {"plane_totals", "plane totals", StageRole::sums},
-                 {"plane_scores", "plane scores", StageRole::sums},
-                 {"frame_score", "frame score", StageRole::sums},
-                 {"outputs", "final output", StageRole::outputs}},
+      .stages = {std::begin(float_motion::kStages), std::end(float_motion::kStages)},
       .options = float_motion::option_table(),
       .lookahead = 1,
       .traffic = &float_motion_traffic,
