@@ -108,6 +108,66 @@ bool clips_present(const std::string& vector_or_pair, const Manifest& m) {
   return fs::is_regular_file(cached_pair_path(name.reference, m.distortion(name.distortion)), ec);
 }
 
+// Encodes the raw reference into an H.264 stream: one thread, so that the encoder's decisions do not depend on how frames are
+// split among threads; -bitexact keeps version strings out of what ffmpeg itself writes. libx264 takes 4:2:0 of even sizes only:
+// an odd width or height is padded by one column or row (black) for the encoder, and taken off again after decoding.
+void encode_h264(const VectorSpec& named, const fs::path& raw, const std::string& pix, const std::string& size, int crf,
+                 const fs::path& stream, const fs::path& work) {
+  must_run(named,
+           {"ffmpeg",
+            "-nostdin",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-f",
+            "rawvideo",
+            "-pix_fmt",
+            pix,
+            "-s:v",
+            size,
+            "-framerate",
+            "25",
+            "-i",
+            raw.string(),
+            "-vf",
+            "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+            "-c:v",
+            "libx264",
+            "-preset",
+            "medium",
+            "-crf",
+            std::to_string(crf),
+            "-threads",
+            "1",
+            "-bitexact",
+            "-f",
+            "h264",
+            "-y",
+            stream.string()},
+           work, "ffmpeg (encode)");
+}
+
+// The padding off again (ffmpeg's crop keeps 4:2:0 heights even, so it is done here): each
+// plane's first rows and columns, as many as the reference's plane holds.
+void crop_padding(const fs::path& decoded, const fs::path& part, const Format& fmt) {
+  const Format padded{fmt.width + fmt.width % 2, fmt.height + fmt.height % 2, fmt.bitdepth, fmt.chroma};
+  auto src = open_yuv(decoded.string(), padded);
+  auto writer = create_raw_writer(part.string());
+  Frame in, out;
+  out.reset(fmt);
+  while (src->next(in)) {
+    for (int p = 0; p < fmt.planes(); ++p) {
+      const PlaneSize to = stored_plane_size(fmt, p), from = stored_plane_size(padded, p);
+      const std::size_t row = static_cast<std::size_t>(to.w) * fmt.bytes_per_sample();
+      for (int y = 0; y < to.h; ++y)
+        std::memcpy(out.bytes() + out.plane_offset(p) + row * y,
+                    in.bytes() + in.plane_offset(p) + static_cast<std::size_t>(from.w) * fmt.bytes_per_sample() * y, row);
+    }
+    writer->write(out);
+  }
+  writer->close();
+}
+
 std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bool force, const Manifest& m) {
   const std::string id = fmt::format("{}~{}", reference.id, d.id);
   const DistortionSpec::EncodedPin& pin = encoded_pin(d, reference.id, m);
@@ -136,68 +196,13 @@ std::string encode_pair(const VectorSpec& reference, const DistortionSpec& d, bo
   const std::string size = fmt::format("{}x{}", reference.fmt.width, reference.fmt.height);
   VectorSpec named = reference;  // errors name the pair
   named.id = id;
-  // One thread, so that the encoder's decisions do not depend on how frames are split among
-  // threads; -bitexact keeps version strings out of what ffmpeg itself writes. libx264 takes
-  // 4:2:0 of even sizes only: an odd width or height is padded by one column or row (black) for
-  // the encoder, and taken off again after decoding.
-  must_run(named,
-           {"ffmpeg",
-            "-nostdin",
-            "-hide_banner",
-            "-loglevel",
-            "error",
-            "-f",
-            "rawvideo",
-            "-pix_fmt",
-            pix,
-            "-s:v",
-            size,
-            "-framerate",
-            "25",
-            "-i",
-            raw.string(),
-            "-vf",
-            "pad=ceil(iw/2)*2:ceil(ih/2)*2",
-            "-c:v",
-            "libx264",
-            "-preset",
-            "medium",
-            "-crf",
-            std::to_string(d.params.at("crf").get<int>()),
-            "-threads",
-            "1",
-            "-bitexact",
-            "-f",
-            "h264",
-            "-y",
-            stream.string()},
-           work, "ffmpeg (encode)");
+  encode_h264(named, raw, pix, size, d.params.at("crf").get<int>(), stream, work);
   const fs::path decoded = work / "decoded.yuv";
   must_run(named,
            {"ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-i", stream.string(), "-fps_mode", "passthrough", "-f",
             "rawvideo", "-pix_fmt", pix, "-bitexact", "-y", decoded.string()},
            work, "ffmpeg (decode)");
-  // The padding off again (ffmpeg's crop keeps 4:2:0 heights even, so it is done here): each
-  // plane's first rows and columns, as many as the reference's plane holds.
-  {
-    const Format& fmt = reference.fmt;
-    const Format padded{fmt.width + fmt.width % 2, fmt.height + fmt.height % 2, fmt.bitdepth, fmt.chroma};
-    auto src = open_yuv(decoded.string(), padded);
-    auto writer = create_raw_writer(part.string());
-    Frame in, out;
-    out.reset(fmt);
-    while (src->next(in)) {
-      for (int p = 0; p < fmt.planes(); ++p) {
-        const PlaneSize to = stored_plane_size(fmt, p), from = stored_plane_size(padded, p);
-        const std::size_t row = static_cast<std::size_t>(to.w) * fmt.bytes_per_sample();
-        for (int y = 0; y < to.h; ++y)
-          std::memcpy(out.bytes() + out.plane_offset(p) + row * y,
-                      in.bytes() + in.plane_offset(p) + static_cast<std::size_t>(from.w) * fmt.bytes_per_sample() * y, row);
-      }
-      writer->write(out);
-    }
-    writer->close();
-  }
+  crop_padding(decoded, part, reference.fmt);
   const std::string made_by = fmt::format("{}; {}", ffmpeg_version(work), x264_signature(stream));
   fs::remove_all(work, ec);
   const std::string got = sha256_file(part.string());
