@@ -40,10 +40,7 @@ const FeatureDescriptor& float_motion_feature() {
                             {{"motion_add_uv", "true"}, {"motion_add_scale1", "true"}},
                             {{"motion_filter_size", "3"}},
                             {{"motion_filter_size", "1"}, {"motion_add_scale1", "true"}},
-                            {{"motion_fps_weight", "1.75"},
-                             {"motion_blend_factor", "0.25"},
-                             {"motion_blend_offset", "10"},
-                             {"motion_max_val", "20"}}},
+                            motion::score_probe_options("20")},
       // In the order libvmaf's extractor first emits them (its output follows that order).
       .libvmaf_names = {{"motion2", "VMAF_feature_motion2_score", "motion2"},
                         {"motion", "VMAF_feature_motion_score", "motion"},

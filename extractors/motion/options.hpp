@@ -77,6 +77,13 @@ constexpr OptionSpec max_val_option(const char* help) {
           .help = help};
 }
 
+// An option set that moves every ScoreOptions value off its default, clipping at `max_val`: both
+// motion features probe their score arithmetic with it.
+inline OptionList score_probe_options(const char* max_val) {
+  return {
+      {"motion_fps_weight", "1.75"}, {"motion_max_val", max_val}, {"motion_blend_factor", "0.25"}, {"motion_blend_offset", "10"}};
+}
+
 struct MotionOptions {
   ScoreOptions score;
   bool five_frame_window = false;  // motion_five_frame_window, mffw
