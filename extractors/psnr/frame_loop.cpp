@@ -32,7 +32,6 @@ void PsnrExtractor::init(const Format& fmt, const OptionList& options) {
   refuse_unsupported_bitdepth(fmt);
   planes_ = planes_scored(fmt, opts_);
   params_ = score_params(fmt, opts_);
-  fmt_ = fmt;
   engine().init(fmt, planes_);
   start(fmt);
 }
@@ -49,7 +48,7 @@ std::vector<std::string> PsnrExtractor::metrics() const {
 
 void PsnrExtractor::emit_scores(const PlaneSse& sse, const Emit& emit) const {
   for (int k = 0; k < planes_; ++k) {
-    const double mse = plane_mse(sse[k], read_plane(fmt_, k));
+    const double mse = plane_mse(sse[k], read_plane(format(), k));
     emit(kPsnrNames[k], plane_psnr(mse, params_, k));
     if (opts_.enable_mse) emit(kMseNames[k], mse);
   }

@@ -41,7 +41,6 @@ class PsnrExtractor final : public PairFrameLoop<SseEngine> {
 
   PsnrOptions opts_;
   ScoreParams params_;
-  Format fmt_{};
   int planes_ = 3;
 };
 
