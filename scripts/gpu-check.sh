@@ -108,7 +108,7 @@ for f in json.load(sys.stdin):
         if b["feature"] == f["name"] and b["kind"] == "gpu":
             print(f["name"], b["name"], f["reads_distorted"])' "$tp")
 
-# The two full-size real clips stay on the CPU runners (see README); everything else runs.
+# The two full-size real clips stay on the CPU runners (see docs/building.md); everything else runs.
 absent=(--filter '-*/bbb1080_t240/*' --filter '-*/city720x405/*')
 # gate:DEVICES:GPU_WORKERS; the first and the last run must give the same verdicts (one GPU worker
 # against eight on one device).

@@ -95,7 +95,7 @@ def main():
         page += [".TP", f".B {name}", roff(desc)]
     page += [".SH FILES", ".TP", ".I /usr/share/twinproof",
              roff("The shipped matrices, calibration table, twins files, goldens and vector manifest."),
-             ".SH SEE ALSO", roff("/usr/share/doc/twinproof/README.md and each feature's contract beside it.")]
+             ".SH SEE ALSO", roff("/usr/share/doc/twinproof/README.md with each feature's contract beside it, and one page per topic in /usr/share/doc/twinproof/docs/.")]
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(page) + "\n")
 
