@@ -598,14 +598,18 @@ BOOST_AUTO_TEST_CASE(reading_is_planned_two_frames_a_reader_within_256_mib) {
   BOOST_TEST(huge.readers == 1u);
 }
 
-BOOST_AUTO_TEST_CASE(a_pipe_may_block_a_regular_file_does_not) {
+BOOST_AUTO_TEST_CASE(a_regular_file_never_blocks_a_device_is_refused) {
   TempDir dir;
   const Format fmt{4, 4, 8, Chroma::c400};
   write_file(dir / "a.yuv", std::string(16, 'x'));
   BOOST_TEST(!open_input((dir / "a.yuv").string(), fmt)->may_block());
   write_file(dir / "a.y4m", y4m("W4 H4 Cmono", {std::string(16, 'x')}));
   BOOST_TEST(!open_input((dir / "a.y4m").string(), std::nullopt)->may_block());
-  BOOST_TEST(open_input("/dev/null", fmt)->may_block());  // a device, as a pipe or terminal: no size
+  // A device or a pipe named as a file is refused (/dev/zero would be read without end): a stream
+  // is given as '-', once.
+  BOOST_CHECK_EXCEPTION(open_input("/dev/null", fmt), InputError, [](const InputError& e) {
+    return std::string(e.what()).find("/dev/null: file '/dev/null': is not a regular file") != std::string::npos;
+  });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

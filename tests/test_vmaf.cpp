@@ -120,6 +120,38 @@ BOOST_AUTO_TEST_CASE(the_prediction_follows_libvmafs_order) {
   BOOST_TEST(p.max() == 3.0);
 }
 
+// A run reads a model file once, whatever asks for it (each extractor, each key, the traffic
+// estimate, other flags): a file replaced while the run goes on gives no document of two models.
+BOOST_AUTO_TEST_CASE(a_model_file_is_read_once_a_run) {
+  test::TempDir dir;
+  const std::string path = (dir / "once.json").string();
+  std::ofstream(path) << test::read_file(data_root() / "extractors/vmaf/models/vmaf_v0.6.1.json");
+  const vm::Model first = vm::load_model(path, {});
+  BOOST_TEST(first.support_vectors.size() == 211u);
+  std::ofstream(path, std::ios::trunc) << "{ not a model";
+  const vm::Model again = vm::load_model(path, {});
+  BOOST_TEST(again.gamma == first.gamma);
+  BOOST_TEST(again.support_vectors.size() == first.support_vectors.size());
+  const vm::Model unclipped = vm::load_model(path, {.disable_clip = true});  // other flags: the text read before
+  BOOST_TEST(!unclipped.clip);
+  BOOST_TEST(first.clip);
+  BOOST_TEST(unclipped.support_vectors.size() == first.support_vectors.size());
+}
+
+// Values that are each finite but make no score: refused with the field, before any frame.
+BOOST_AUTO_TEST_CASE(a_model_that_cannot_give_a_finite_score_is_refused) {
+  const std::string svm = "svm_type nu_svr\\nkernel_type rbf\\ngamma -1000\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:0.5\\n";
+  BOOST_TEST(contains(refusal(small_model(svm)), "gamma = -1000: must not be negative"), refusal(small_model(svm)));
+  const std::string ok = "svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:0.5\\n";
+  const std::string far = small_model(ok, R"("score_transform": {"enabled": true, "knots": [[-1e308, 0], [1e308, 100]]},)");
+  BOOST_TEST(contains(refusal(far), "knots 0 and 1 lie further apart than a double holds"), refusal(far));
+  const std::string twice =
+      small_model(ok, R"("feature_names": ["VMAF_integer_feature_adm2_score", "VMAF_integer_feature_adm2_score"],)");
+  BOOST_TEST(contains(refusal(twice), "VMAF_integer_feature_adm2_score: listed twice"), refusal(twice));
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  BOOST_TEST(contains(refusal(deep), "nested deeper than 64 levels"), refusal(deep).substr(0, 200));
+}
+
 BOOST_AUTO_TEST_CASE(a_model_file_is_refused_with_its_field_and_value) {
   const std::string svm = "svm_type nu_svr\\nkernel_type rbf\\ngamma 0\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:0.5\\n";
   BOOST_TEST(refusal(small_model(svm)).empty());

@@ -4,11 +4,9 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -16,6 +14,7 @@
 
 #include "extractors/embedded_files.hpp"
 #include "extractors/feature.hpp"
+#include "extractors/input_files.hpp"
 
 namespace twinproof {
 std::span<const EmbeddedFile> embedded_files_vmaf();  // generated from extractors/vmaf/models/
@@ -25,6 +24,11 @@ namespace twinproof::vmaf {
 namespace {
 
 using nlohmann::json;
+
+// libvmaf's model files are tens of kilobytes; nesting deeper than a model's own (four levels) by
+// far is no model, and printing a refusal of a 100,000-deep value would overflow the stack.
+constexpr std::uintmax_t kMaxModelBytes = 64u << 20;
+constexpr int kMaxModelDepth = 64;
 
 // Every refusal names the model, the field and the value.
 [[noreturn]] void refuse(const std::string& source, const std::string& field, const std::string& value, const std::string& why) {
@@ -117,6 +121,9 @@ void parse_svm(const std::string& src, std::string_view text, Model& m) {
   if (li == lines.size()) refuse(src, "model_dict.model", "(no SV line)", "the support vectors are missing");
   if (!have_type || !have_kernel || !have_gamma || !have_rho || !total_sv)
     refuse(src, "model_dict.model", "(header)", "needs svm_type, kernel_type, gamma, rho and total_sv before SV");
+  if (m.gamma < 0)
+    refuse(src, "model_dict.model: gamma", fmt::format("{}", m.gamma),
+           "must not be negative (libsvm's rbf kernel is exp(-gamma |x - sv|^2): a negative gamma overflows it)");
   ++li;
   for (long k = 0; k < *total_sv; ++k, ++li) {
     if (li >= lines.size())
@@ -140,6 +147,11 @@ void parse_svm(const std::string& src, std::string_view text, Model& m) {
     }
     m.support_vectors.push_back(std::move(sv));
   }
+  // Each kernel value is at most 1: coefficients whose sum overflows a double give no score.
+  double reach = 0;
+  for (const double c : m.sv_coef) reach += std::fabs(c);
+  if (!std::isfinite(reach))
+    refuse(src, "model_dict.model: SV coefficients", "(their sum)", "the sum of their sizes overflows a double");
 }
 
 // The twinproof feature and metric that compute a model feature libvmaf names.
@@ -194,9 +206,13 @@ void parse_transform(const std::string& src, const json& t, Model& m) {
         if (!k.is_array() || k.size() != 2) refuse(src, field, excerpt(k), "expected [x, y]");
         st.knots.push_back({number(src, field, k[0]), number(src, field, k[1])});
       }
-      for (std::size_t i = 0; i + 1 < st.knots.size(); ++i)
+      for (std::size_t i = 0; i + 1 < st.knots.size(); ++i) {
         if (!(st.knots[i].x < st.knots[i + 1].x && st.knots[i].y <= st.knots[i + 1].y))
           refuse(src, field, excerpt(value), "knots must rise (libvmaf leaves the score unmapped otherwise)");
+        // The line through two knots divides their spans: a span past a double's range makes it nan.
+        if (!std::isfinite(st.knots[i + 1].x - st.knots[i].x) || !std::isfinite(st.knots[i + 1].y - st.knots[i].y))
+          refuse(src, field, excerpt(value), fmt::format("knots {} and {} lie further apart than a double holds", i, i + 1));
+      }
     } else if (key == "out_lte_in" || key == "out_gte_in") {
       if (!value.is_string())
         refuse(src, field, excerpt(value), "expected \"true\" or \"false\" (a string, as libvmaf reads it)");
@@ -229,6 +245,10 @@ void parse_model_dict(const std::string& src, const json& d, Model& m, ModelFlag
     if (!n.is_string()) refuse(src, "model_dict.feature_names", excerpt(n), "expected a string");
     ModelFeature f;
     f.libvmaf_name = n.get<std::string>();
+    for (const ModelFeature& earlier : m.features)
+      if (earlier.libvmaf_name == f.libvmaf_name)
+        refuse(src, "model_dict.feature_names", f.libvmaf_name,
+               "listed twice: each feature is one input of the regression, named once");
     map_feature(src, f);
     m.features.push_back(std::move(f));
   }
@@ -289,6 +309,9 @@ std::optional<BuiltInModel> find_built_in_model(std::string_view version) {
 }
 
 Model parse_model(std::string_view text, const std::string& source, ModelFlags flags) {
+  if (json_nesting_depth(text, kMaxModelDepth) > kMaxModelDepth)
+    refuse(source, "(file)", fmt::format("depth > {}", kMaxModelDepth),
+           fmt::format("nested deeper than {} levels: not a libvmaf model", kMaxModelDepth));
   json doc;
   try {
     doc = json::parse(text);
@@ -306,31 +329,35 @@ Model parse_model(std::string_view text, const std::string& source, ModelFlags f
 }
 
 Model load_model(const std::string& spec, ModelFlags flags) {
-  // A built-in model is parsed once per flag pair: every extractor, key and traffic question of a
-  // run asks for it again. (A file is read each time: it may change between runs of a session.)
+  // A model is read and parsed once per run and flag pair: every extractor, key and traffic
+  // question of a run asks for it again, and a file replaced while the run goes on must not give
+  // a document of two models. The file is read bounded (its size checked before a byte is read).
   static std::mutex mutex;
   static std::map<std::tuple<std::string, bool, bool>, Model> parsed;
-  if (const auto b = find_built_in_model(spec)) {
-    const std::lock_guard lock(mutex);
-    const auto key = std::make_tuple(spec, flags.disable_clip, flags.enable_transform);
-    auto it = parsed.find(key);
-    if (it == parsed.end()) it = parsed.emplace(key, parse_model(b->json, std::string(spec) + " (built in)", flags)).first;
-    return it->second;
-  }
+  static std::map<std::string, std::string> file_texts;  // by path: read once, whatever the flags
+  const std::lock_guard lock(mutex);
+  const auto key = std::make_tuple(spec, flags.disable_clip, flags.enable_transform);
+  if (const auto it = parsed.find(key); it != parsed.end()) return it->second;
+  if (const auto b = find_built_in_model(spec))
+    return parsed.emplace(key, parse_model(b->json, std::string(spec) + " (built in)", flags)).first->second;
+  if (const auto it = file_texts.find(spec); it != file_texts.end())
+    return parsed.emplace(key, parse_model(it->second, spec, flags)).first->second;
   std::error_code ec;
-  std::ifstream in;
-  if (std::filesystem::is_regular_file(spec, ec)) in.open(spec, std::ios::binary);
-  if (!in.is_open()) {
+  if (!std::filesystem::is_regular_file(spec, ec)) {
     std::string versions;
     for (const BuiltInModel& b : built_in_models()) versions += (versions.empty() ? "" : ", ") + std::string(b.version);
     throw RefusedConfiguration(
         "option model", spec,
         fmt::format("option model: '{}' is neither a built-in version ({}) nor a readable model file", spec, versions));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > (64u << 20)) refuse(spec, "(file)", fmt::format("{} bytes", text.str().size()), "larger than 64 MiB");
-  return parse_model(text.str(), spec, flags);
+  std::string text;
+  try {
+    text = read_bounded_file(spec, kMaxModelBytes, "the model file");
+  } catch (const ConfigError& e) {
+    refuse(spec, "(file)", e.value(), e.what());
+  }
+  const std::string& kept = file_texts.emplace(spec, std::move(text)).first->second;
+  return parsed.emplace(key, parse_model(kept, spec, flags)).first->second;
 }
 
 }  // namespace twinproof::vmaf

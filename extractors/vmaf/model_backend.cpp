@@ -179,6 +179,13 @@ class ModelExtractor final : public Extractor, private ScoreSink {
       pending_.pop_front();
       const unsigned label = first_pending_++;
       const double score = predict(model_, f.values);
+      // A model whose numbers are in range one by one can still overflow a double together: such a
+      // frame has no score, and nan must never reach a document as one.
+      if (!std::isfinite(score))
+        throw RefusedConfiguration("model " + model_.source, fmt::format("frame {}", label),
+                                   fmt::format("model {}: the prediction of frame {} is {}: the model's numbers overflow a "
+                                               "double on these features",
+                                               model_.source, label, score));
       pool_.add(score);
       const double scores[] = {score, pool_.mean(), pool_.harmonic_mean(), pool_.min(), pool_.max()};
       if (ctx_.capture_stages) captured_.clear();

@@ -8,10 +8,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "extractors/input_files.hpp"
 #include "extractors/large_pages.hpp"
 #include "harness/support/errors.hpp"
 
@@ -129,14 +131,25 @@ InputFile::InputFile(const std::string& path) : path_(path) {
     f_ = stdin;
     return;
   }
-  f_ = std::fopen(path.c_str(), "rb");
-  if (f_ == nullptr) throw InputError(path, "file", path, std::strerror(errno));
+  // Opened without waiting (a FIFO would block here until a writer came), then judged by what it
+  // is: a clip is a regular file, or a stream given as '-'. A device (/dev/zero) or a pipe named
+  // as a file would be read without end or without a size.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) throw InputError(path, "file", path, std::strerror(errno));
   struct stat st {};
-  if (::fstat(fileno(f_), &st) == 0 && S_ISDIR(st.st_mode)) {
-    std::fclose(f_);
-    f_ = nullptr;
-    throw InputError(path, "file", path, "is a directory");
+  const char* refusal = ::fstat(fd, &st) != 0  ? std::strerror(errno)
+                        : S_ISDIR(st.st_mode)  ? "is a directory"
+                        : !S_ISREG(st.st_mode) ? "is not a regular file (a device, a pipe or a socket): give a file, or - "
+                                                 "for a stream on standard input"
+                                               : nullptr;
+  if (refusal == nullptr && ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) refusal = std::strerror(errno);
+  if (refusal == nullptr) f_ = ::fdopen(fd, "rb");
+  if (f_ == nullptr) {
+    const std::string why = refusal != nullptr ? refusal : std::strerror(errno);
+    ::close(fd);
+    throw InputError(path, "file", path, why);
   }
+  note_run_input(fd, path, "the clip");
 }
 
 InputFile::~InputFile() {

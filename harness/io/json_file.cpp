@@ -9,36 +9,13 @@
 
 #include <fmt/format.h>
 
+#include "extractors/input_files.hpp"
+
 namespace twinproof {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-// The deepest nesting of arrays and objects in `text`, found by one pass over its brackets outside
-// strings, stopping past `limit`. (nlohmann's callback parser could check depth as it goes, but it
-// rescans a container at each element's end: quadratic in an array of objects.)
-int nesting_depth(std::string_view text, int limit) {
-  int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-      if (deepest > limit) return deepest;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return deepest;
-}
 
 // nlohmann's own DOM builder, which also refuses a key given twice in one object: nlohmann keeps
 // the last of two equal keys without a word, so a waiver with two `expires` or a frame with one
@@ -101,7 +78,7 @@ class CheckedDomParser : public nlohmann::detail::json_sax_dom_parser<json> {
 };
 
 json parse_bounded(std::string_view text, const std::string& file, const std::string& field) {
-  if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
+  if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
     throw InputError(file, field, fmt::format("depth > {}", kMaxJsonDepth),
                      fmt::format("nested deeper than {} levels: not a file of this project", kMaxJsonDepth));
   try {
@@ -131,22 +108,11 @@ std::string json_fault_text(const json::exception& e) {
 }
 
 std::string read_text_file(const fs::path& path, const std::string& what) {
-  const std::string file = path.string();
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) throw InputError(file, "file", file, "cannot open " + what + ": no such file");
-  if (fs::is_directory(st)) throw InputError(file, "file", file, "cannot open " + what + ": is a directory");
-  if (!fs::is_regular_file(st)) throw InputError(file, "file", file, "cannot open " + what + ": not a regular file");
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw InputError(file, "file", file, "cannot open " + what + ": " + ec.message());
-  if (size > kMaxJsonBytes)
-    throw InputError(file, "size", fmt::format("{} bytes", size),
-                     fmt::format("larger than the {} bytes allowed for {}", kMaxJsonBytes, what));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(file, "file", file, "cannot open " + what);
-  std::ostringstream text;
-  if (!(text << in.rdbuf()) && size > 0) throw InputError(file, "file", file, "cannot read " + what);
-  return text.str();
+  try {
+    return read_bounded_file(path, kMaxJsonBytes, what);
+  } catch (const ConfigError& e) {
+    throw InputError(path.string(), e.subject(), e.value(), e.what());
+  }
 }
 
 json read_json_file(const fs::path& path, const std::string& what) {
