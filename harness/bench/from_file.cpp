@@ -293,6 +293,9 @@ FilePlan plan_file_bench(const BenchArgs& a) {
   p.clip = input_of(a);
   p.distorted = distorted_of(a, p.clip);
   p.format = open_clip(p.clip)->format();
+  if (p.distorted) (void)open_clip(*p.distorted);  // opened once here: an input of the run from now on
+  // The JSON report never lands on a clip it times (checked now, not after minutes of timing).
+  if (!a.json.empty()) refuse_output_onto_input(a.json, "--json");
   p.options = parse_option_flags(a.options);
   const auto ex = p.reference->make(ExtractorContext{});
   ex->init(p.format, p.options);
@@ -392,14 +395,14 @@ std::string readers_text(const BenchArgs& a) {
 nlohmann::json print_file_heading(const BenchArgs& a, const FilePlan& p, const ReadBounds& rb) {
   std::string option_text;
   for (const std::string& o : a.options) option_text += " " + o;
-  const std::string pair_text = p.distorted                  ? fmt::format(" against the distorted clip {}", p.distorted->path)
+  const std::string pair_text = p.distorted ? fmt::format(" against the distorted clip {}", escape_control(p.distorted->path))
                                 : p.feature->reads_distorted ? std::string(" (as both clips of each pair: no --distorted)")
                                                              : std::string();
   fmt::print(
       "{} from {}{}: {}, {} frames ({:.0f} MB){}; {} into {} memory, CPU backends on {}; median of {} whole "
       "processes each (`twinproof score`, or an exec twin's program) after a warm-up, the backends in turn from a "
       "different one each round, the file in the page cache\n",
-      p.feature->name, p.clip.path, pair_text, describe(p.format), rb.frames, rb.file_bytes / 1e6,
+      p.feature->name, escape_control(p.clip.path), pair_text, describe(p.format), rb.frames, rb.file_bytes / 1e6,
       option_text.empty() ? std::string() : ", options" + option_text, readers_text(a), a.host_memory,
       p.threads == 0 ? std::string("every hardware thread") : fmt::format("{} thread(s)", p.threads), a.reps);
   nlohmann::json read_bounds = nlohmann::json::array();

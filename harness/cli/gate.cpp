@@ -1,7 +1,6 @@
 // twinproof gate | merge | report: the harness's main job and its shard plumbing.
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <set>
 
 #include <fmt/format.h>
@@ -118,7 +117,7 @@ void write_selection(const fs::path& dir, const Matrix& m, const std::vector<std
       {"filters", filters},
       {"shard", shard ? nlohmann::json(fmt::format("{}/{}", shard->index, shard->count)) : nlohmann::json()},
       {"cells", cells}};
-  write_file(dir / kSelectionFile, json_text(j, 1) + "\n", "the run's selection");
+  write_file(dir / kSelectionFile, json_text(j, 1) + "\n", "the run's selection", OutputOwner::twinproof);
 }
 
 struct Selection {
@@ -176,12 +175,7 @@ int write_ctest_script(const Matrix& m, const std::vector<Cell>& cells, const fs
           cmake_bracket(name));
     else script += fmt::format("set_tests_properties({} PROPERTIES LABELS \"gate\" TIMEOUT 1200)\n", cmake_bracket(name));
   }
-  const fs::path part = file.string() + ".part";
-  {
-    std::ofstream out(part);
-    if (!(out << script) || !out.flush()) throw InputError(part.string(), "file", part.string(), "cannot write the CTest script");
-  }
-  fs::rename(part, file);
+  write_file(file, script, "the CTest script");
   fmt::print("{}: {} gate tests from {} cells\n", file.string(), groups.size(), cells.size());
   return kExitPass;
 }
@@ -227,7 +221,8 @@ GateOptions gate_options(const GateArgs& a) {
 // run's record).
 void start_report_folder(const GateArgs& a, const Matrix& m, const std::optional<Shard>& shard, const std::vector<Cell>& cells) {
   const fs::path dir = a.report_dir;
-  write_file(dir / "results.jsonl", "", "the results record");  // first: no earlier verdict may be read as this run's
+  write_file(dir / "results.jsonl", "", "the results record",
+             OutputOwner::twinproof);  // first: no earlier verdict may be read as this run's
   write_selection(dir, m, a.filters, shard, cells.size());
   std::vector<CellResult> pending;
   for (const Cell& c : cells) pending.push_back(no_verdict(c.id, "no verdict yet: the run writing this folder has not finished"));
@@ -383,10 +378,10 @@ int run_merge(const MergeArgs& a) {
   const FolderLock lock(a.out, "--out");
   std::string record;
   for (const CellResult& r : merged) record += json_text(to_json(r)) + "\n";
-  write_file(fs::path(a.out) / "results.jsonl", record, "the merged results record");
+  write_file(fs::path(a.out) / "results.jsonl", record, "the merged results record", OutputOwner::twinproof);
   std::string list;
   for (const std::string& id : expected) list += id + "\n";
-  write_file(fs::path(a.out) / "cells.txt", list, "the list of the merged cells");
+  write_file(fs::path(a.out) / "cells.txt", list, "the list of the merged cells", OutputOwner::twinproof);
   write_selection(a.out, m, filters, std::nullopt, expected.size());
   render_reports(a.out, merged, environment_fingerprint(), notes);
   const RunTally tally = tally_run(merged);
@@ -529,12 +524,20 @@ void add_calibrate(CLI::App& app, int& rc) {
   calibrate->add_option("--calibration", c->calibration, "The table in force (default: ci/calibration.json)");
   calibrate->add_option("--output", c->output, "Where the proposed table is written")->capture_default_str();
   calibrate->callback([c, &rc] {
+    // The table in force changes by a person's edit, with a reason and provenance: calibrate
+    // proposes beside it and never writes it, by any path (the table it read is an input of the
+    // run, which OutputFile refuses too).
+    std::error_code ec;
+    if (fs::equivalent(c->output, default_calibration(), ec))
+      throw InputError(c->output, "--output", c->output,
+                       "is the calibration table in force: calibrate writes its proposal beside it, never over it");
     std::vector<CellResult> records;
     for (const std::string& d : c->dirs) {
       std::vector<CellResult> run = read_results(fs::path(d) / "results.jsonl");
       records.insert(records.end(), std::make_move_iterator(run.begin()), std::make_move_iterator(run.end()));
     }
     const Calibration table = Calibration::load(c->calibration.empty() ? default_calibration() : fs::path(c->calibration));
+    refuse_output_onto_input(c->output, "--output");  // the table and the records just read
     const CalibrationProposal p = propose_calibration(records, table, c->margin, c->dirs);
     fmt::print("{}", describe_proposal(p));
     write_file(c->output, p.table.dump(2) + "\n", "the proposed calibration table");

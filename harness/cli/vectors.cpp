@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -58,32 +59,24 @@ int list() {
   return kExitPass;
 }
 
-// Where `vectors make` writes: "-" is standard output; a regular file (or a new one) is written
-// beside it and renamed over it only when whole; a device, a pipe or a link is written through
-// and never replaced by a regular file; a folder is refused.
+// Where `vectors make` writes: "-" is standard output, anything else an OutputFile (whole or not
+// at all; a device, a pipe or a link's end written through; a folder refused).
 // A pair's id (VECTOR~DISTORTION) writes its distorted clip, made from the verified reference.
 int make(const std::string& id, std::string out, bool y4m) {
   const VectorSpec& v = Manifest::project().reference_of(id);
   if (out.empty()) out = id + (y4m ? ".y4m" : ".yuv");
-  const bool atomic = out != "-" && !writes_through(out, "--output");
-  const std::string target = atomic ? out + ".part" : out;
-  try {
+  std::optional<OutputFile> file;
+  if (out != "-") file.emplace(out, "--output", "the clip");
+  const std::string target = file ? file->path().string() : out;
+  {
     ClipPair clips = open_pair(id, v.fmt.bitdepth, v.fmt.chroma);
     auto src = clips.distorted ? std::move(clips.distorted) : std::move(clips.reference);
     auto writer = y4m ? create_y4m_writer(target, v.fmt) : create_raw_writer(target);
     Frame f;
     while (src->next(f)) writer->write(f);
     writer->close();
-  } catch (...) {
-    std::error_code ec;
-    if (atomic) std::filesystem::remove(target, ec);  // never leave drifted or partial bytes behind
-    throw;
   }
-  if (atomic) {
-    std::error_code ec;
-    std::filesystem::rename(target, out, ec);
-    if (ec) throw InputError(out, "--output", out, "cannot move the finished file into place: " + ec.message());
-  }
+  if (file) file->commit();  // never before the clip is whole and verified: a failure leaves nothing behind
   if (out != "-") {
     const PairName name = split_pair_name(id);
     const DistortionSpec* d = name.distortion.empty() ? nullptr : &Manifest::project().distortion(name.distortion);

@@ -23,8 +23,11 @@ GateRecorder::GateRecorder(const std::vector<Cell>& cells, Options options) : ce
   ensure_directory(o_.report_dir, "--report-dir");
   std::string list;
   for (const Cell& c : cells_) list += c.id + "\n";
-  write_file(o_.report_dir / "cells.txt", list, "the list of selected cells");
-  record_.open(record_file(), std::ios::trunc);
+  write_file(o_.report_dir / "cells.txt", list, "the list of selected cells", OutputOwner::twinproof);
+  // A fresh, regular record (a link or FIFO planted at its name is refused, never followed), then
+  // opened for appending.
+  write_file(record_file(), "", "the results record", OutputOwner::twinproof);
+  record_.open(record_file(), std::ios::app);
   if (!record_) throw InputError(record_file(), "file", o_.report_dir.string(), "cannot write the results record");
 }
 

@@ -430,7 +430,7 @@ void render_reports(const fs::path& dir, const std::vector<CellResult>& all, con
   };
   for (const auto& [name, text] : reports) {
     try {
-      write_file(dir / name, text, std::string("the report ") + name);
+      write_file(dir / name, text, std::string("the report ") + name, OutputOwner::twinproof);
     } catch (...) {
       for (const auto& [other, unused] : reports) {
         std::error_code ignored;

@@ -220,7 +220,8 @@ std::pair<std::string, unsigned> write_frames(FrameSource& src, const fs::path& 
                                               unsigned to) {
   Sha256 hash;
   unsigned written = 0;
-  auto writer = create_y4m_writer(file.string(), src.format());
+  OutputFile out(file, "--bundle", "the bundle's frames", OutputOwner::twinproof);
+  auto writer = create_y4m_writer(out.path().string(), src.format());
   Frame f;
   unsigned index = 0;
   while (src.next(f)) {
@@ -231,6 +232,7 @@ std::pair<std::string, unsigned> write_frames(FrameSource& src, const fs::path& 
     ++written;
   }
   writer->close();
+  out.commit();
   return {hash.hex_digest(), written};
 }
 
@@ -251,16 +253,17 @@ std::string write_bundle(const ReproTarget& t, const ReproOptions& o, unsigned f
                {"with_mutants", o.with_mutants}});
   if (clips.distorted)
     cell["distorted_sha256"] = write_frames(*clips.distorted, o.bundle / "distorted.y4m", t.first_label, from, to).first;
-  write_file(o.bundle / "cell.json", json_text(cell, 2) + "\n", "the bundle's cell.json");
-  write_file(o.bundle / "environment.json", json_text(environment_fingerprint(), 2) + "\n", "the bundle's environment.json");
+  write_file(o.bundle / "cell.json", json_text(cell, 2) + "\n", "the bundle's cell.json", OutputOwner::twinproof);
+  write_file(o.bundle / "environment.json", json_text(environment_fingerprint(), 2) + "\n", "the bundle's environment.json",
+             OutputOwner::twinproof);
   write_file(o.bundle / "commands.txt",
              fmt::format("# Replays this repro (frames {} to {} of {}) on any machine with twinproof:\n"
                          "twinproof repro --bundle {}{}\n# The original run:\n{}\n",
                          from, to, c.vector, o.bundle.filename().string(), o.with_mutants ? " --with-mutants" : "", o.rerun),
-             "the bundle's commands.txt");
+             "the bundle's commands.txt", OutputOwner::twinproof);
   std::string sums;
   for (const char* name : bundle_files(c)) sums += fmt::format("{}  {}\n", sha256_file((o.bundle / name).string()), name);
-  write_file(o.bundle / kBundleSums, sums, "the bundle's SHA256SUMS");
+  write_file(o.bundle / kBundleSums, sums, "the bundle's SHA256SUMS", OutputOwner::twinproof);
   return fmt::format("bundle: {} ({} frames as .y4m{}, cell.json, commands.txt, environment.json, SHA256SUMS)", o.bundle.string(),
                      written, clips.distorted ? ", reference and distorted" : "");
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "extractors/input_files.hpp"
 #include "harness/support/errors.hpp"
 
 namespace twinproof {
@@ -94,46 +96,114 @@ FolderLock::~FolderLock() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-bool writes_through(const fs::path& file, const std::string& flag) {
-  struct stat st {};
-  if (::lstat(file.c_str(), &st) != 0) return false;  // absent: made whole, then renamed into place
-  if (S_ISLNK(st.st_mode)) {
-    struct stat target {};
-    if (::stat(file.c_str(), &target) == 0 && S_ISDIR(target.st_mode))
-      throw InputError(file.string(), flag, file.string(), "is a folder: name a file to write");
-    return true;
-  }
-  if (S_ISDIR(st.st_mode)) throw InputError(file.string(), flag, file.string(), "is a folder: name a file to write");
-  return !S_ISREG(st.st_mode);
+namespace {
+
+// The permissions a new file gets here (0666 less the umask), read without changing the umask
+// (umask(2) sets it while it reads it, which would race with other threads creating files).
+mode_t new_file_mode() {
+  static const mode_t mode = [] {
+    mode_t mask = 022;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("Umask:", 0) == 0) mask = static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+    return static_cast<mode_t>(0666 & ~mask);
+  }();
+  return mode;
 }
 
-void write_file(const fs::path& file, const std::string& text, const std::string& what) {
-  if (writes_through(file, "file")) {
-    std::ofstream out(file, std::ios::binary);
-    if (!out || !(out << text) || !out.flush())
-      throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
-    return;
+// The file a chain of links ends at (relative links read from their own folder); the path itself
+// when it is no link. Past 40 links (the kernel's own limit) it is a loop.
+fs::path link_destination(const fs::path& file, const std::string& flag) {
+  fs::path at = file;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return at;
+    std::error_code ec;
+    const fs::path next = fs::read_symlink(at, ec);
+    if (ec) throw InputError(file.string(), flag, file.string(), "cannot read the link: " + ec.message());
+    at = next.is_absolute() ? next : at.parent_path() / next;
   }
-  const fs::path part = file.string() + ".part";
-  {
-    std::ofstream out(part, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
-    out << text;
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(part, ignored);
-      throw InputError(file.string(), "file", file.string(), fmt::format("cannot write {}: {}", what, std::strerror(errno)));
+  throw InputError(file.string(), flag, file.string(), "too many levels of links");
+}
+
+}  // namespace
+
+void refuse_output_onto_input(const fs::path& target, const std::string& flag) {
+  if (const auto input = run_input_at(target))
+    throw InputError(target.string(), flag, target.string(),
+                     fmt::format("is {} this run reads: an output is never written over an input", *input));
+}
+
+OutputFile::OutputFile(const fs::path& target, std::string flag, std::string what, OutputOwner owner)
+    : target_(target), flag_(std::move(flag)), what_(std::move(what)) {
+  const std::string name = target.string();
+  const auto refuse = [&](const std::string& why) { return InputError(name, flag_, name, why); };
+  refuse_output_onto_input(target, flag_);
+  struct stat st {};
+  if (::lstat(target.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw refuse("is a folder: name a file to write");
+    if (S_ISLNK(st.st_mode) && owner == OutputOwner::user) target_ = link_destination(target, flag_);
+  }
+  // What a user's target (or its link's end) is decides: a regular file or nothing is replaced
+  // whole; a device or a pipe cannot be, and is written through. twinproof's own files are always
+  // replaced whole.
+  if (owner == OutputOwner::user && ::stat(target_.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw refuse("is a folder: name a file to write");
+    if (!S_ISREG(st.st_mode)) {
+      through_ = true;
+      writing_ = target_;
+      return;
     }
   }
-  std::error_code ec;
-  fs::rename(part, file, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(part, ignored);
-    throw InputError(file.string(), "file", file.string(), "cannot write " + what + ": " + ec.message());
+  const fs::path dir = target_.parent_path().empty() ? fs::path(".") : target_.parent_path();
+  std::string pattern = (dir / ("." + target_.filename().string() + ".XXXXXX")).string();
+  fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
+  if (fd_ < 0) throw refuse(fmt::format("cannot create {}: {}", what_, std::strerror(errno)));
+  writing_ = pattern;
+  // A file replaced keeps its permissions; a new one gets what the umask gives (mkostemp's 0600
+  // would hide a report from its readers).
+  const bool existed = ::stat(target_.c_str(), &st) == 0;
+  ::fchmod(fd_, existed ? (st.st_mode & 07777) : new_file_mode());
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !through_ && !writing_.empty()) ::unlink(writing_.c_str());
+}
+
+void OutputFile::append(std::string_view bytes) {
+  const auto failed = [&] {
+    return InputError(target_.string(), flag_, target_.string(), fmt::format("cannot write {}: {}", what_, std::strerror(errno)));
+  };
+  if (fd_ < 0) {  // written through: opened now, never created
+    fd_ = ::open(writing_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_APPEND);
+    if (fd_ < 0) throw failed();
   }
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw failed();
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void OutputFile::commit() {
+  if (fd_ >= 0) {
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0 && !through_)
+      throw InputError(target_.string(), flag_, target_.string(),
+                       fmt::format("cannot write {}: {}", what_, std::strerror(errno)));
+  }
+  if (!through_ && ::rename(writing_.c_str(), target_.c_str()) != 0)
+    throw InputError(target_.string(), flag_, target_.string(),
+                     fmt::format("cannot move {} into place: {}", what_, std::strerror(errno)));
+  committed_ = true;
+}
+
+void write_file(const fs::path& file, const std::string& text, const std::string& what, OutputOwner owner) {
+  OutputFile out(file, "file", what, owner);
+  out.append(text);
+  out.commit();
 }
 
 }  // namespace twinproof
