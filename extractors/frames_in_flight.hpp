@@ -23,6 +23,7 @@
 
 #include "extractors/extractor.hpp"
 #include "extractors/row_bands.hpp"
+#include "extractors/worker_threads.hpp"
 
 namespace twinproof {
 
@@ -54,7 +55,8 @@ class FramesInFlight final : public Interface {
     each.threads = plan.threads_each;
     for (unsigned i = 0; i < std::max(1u, plan.copies); ++i)
       slots_.push_back(std::make_unique<Slot>(std::make_unique<Engine>(each)));
-    for (auto& s : slots_) s->worker = std::thread([this, slot = s.get()] { work(*slot); });
+    workers_ = std::make_unique<WorkerThreads>(
+        static_cast<unsigned>(slots_.size()), [this](unsigned i) { work(*slots_[i]); }, "--threads");
   }
   ~FramesInFlight() override {
     for (auto& s : slots_) {
@@ -64,7 +66,7 @@ class FramesInFlight final : public Interface {
       }
       s->cv.notify_all();
     }
-    for (auto& s : slots_) s->worker.join();
+    workers_.reset();  // joins
   }
   FramesInFlight(const FramesInFlight&) = delete;
   FramesInFlight& operator=(const FramesInFlight&) = delete;
@@ -130,7 +132,6 @@ class FramesInFlight final : public Interface {
   struct Slot {
     explicit Slot(std::unique_ptr<Engine> e) : engine(std::move(e)) {}
     std::unique_ptr<Engine> engine;
-    std::thread worker;
     std::mutex mu;
     std::condition_variable cv;
     std::deque<Job> jobs;    // given and not finished; the front one is being computed
@@ -192,6 +193,7 @@ class FramesInFlight final : public Interface {
   int planes_;
   std::vector<std::unique_ptr<Slot>> slots_;
   unsigned long long submitted_ = 0, taken_ = 0;
+  std::unique_ptr<WorkerThreads> workers_;  // one per slot; last: started once the slots exist
 };
 
 // The engine of a host twin for `ctx`: copies of `Engine` in flight where the plan has more than

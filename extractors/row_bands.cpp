@@ -11,8 +11,9 @@ unsigned resolve_threads(unsigned threads) {
 
 RowBands::RowBands(unsigned threads) {
   const unsigned n = resolve_threads(threads);
-  workers_.reserve(n - 1);
-  for (unsigned i = 1; i < n; ++i) workers_.emplace_back([this, i] { work(static_cast<int>(i)); });
+  if (n > 1)
+    workers_ = std::make_unique<WorkerThreads>(
+        n - 1, [this](unsigned i) { work(static_cast<int>(i) + 1); }, "--threads");
 }
 
 RowBands::~RowBands() {
@@ -21,7 +22,7 @@ RowBands::~RowBands() {
     stop_ = true;
   }
   start_.notify_all();
-  workers_.clear();  // joins
+  workers_.reset();  // joins
 }
 
 int RowBands::bands_for(int rows, int min_rows) const {
@@ -60,7 +61,7 @@ void RowBands::run(int rows, const Band& band, int min_rows) {
     rows_ = rows;
     bands_ = bands;
     next_band_.store(0, std::memory_order_relaxed);
-    pending_ = static_cast<unsigned>(workers_.size());
+    pending_ = threads() - 1;
     error_ = nullptr;
     ++generation_;
   }

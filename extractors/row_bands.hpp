@@ -9,9 +9,12 @@
 #include <condition_variable>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "extractors/worker_threads.hpp"
 
 namespace twinproof {
 
@@ -24,7 +27,7 @@ class RowBands {
   RowBands(const RowBands&) = delete;
   RowBands& operator=(const RowBands&) = delete;
 
-  unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
+  unsigned threads() const { return workers_ ? static_cast<unsigned>(workers_->size()) + 1 : 1; }
   // Fewer rows than this per band cost a plane's passes more in hand-over than they save.
   static constexpr int kMinRows = 16;
   // Bands per thread: a plane is cut finer than one band per thread, and each thread takes the
@@ -46,7 +49,6 @@ class RowBands {
   void take_bands(int slot);
   void work(int slot);
 
-  std::vector<std::jthread> workers_;
   std::mutex mu_;
   std::condition_variable start_, done_;
   unsigned generation_ = 0;
@@ -57,6 +59,7 @@ class RowBands {
   std::atomic<int> next_band_{0};
   unsigned pending_ = 0;
   std::exception_ptr error_;
+  std::unique_ptr<WorkerThreads> workers_;  // last: started once everything above exists
 };
 
 // The number of threads `threads` stands for (0: the hardware's, at least 1).

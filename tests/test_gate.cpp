@@ -880,7 +880,7 @@ BOOST_AUTO_TEST_CASE(a_fault_that_escapes_a_worker_is_rethrown_after_every_worke
   std::atomic<int> started{0};
   auto pool = start_workers(
       4,
-      [&] {
+      [&](unsigned) {
         if (started++ == 0) throw std::bad_alloc();
         while (!stopping) std::this_thread::yield();  // the others run until the fault stops them
         ++finished;
@@ -889,7 +889,7 @@ BOOST_AUTO_TEST_CASE(a_fault_that_escapes_a_worker_is_rethrown_after_every_worke
         ++stops;
         stopping = true;
       },
-      fault);
+      fault, "--jobs");
   for (std::thread& t : pool) t.join();
   BOOST_TEST(finished.load() == 3);
   BOOST_TEST(stops.load() == 1);

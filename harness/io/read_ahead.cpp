@@ -13,7 +13,8 @@ ReadAhead::ReadAhead(FrameSource& inner, unsigned depth, unsigned threads)
       by_place_(threads > 1 ? inner.random_access() : std::nullopt),
       ring_(std::max(depth, 1u)) {
   const unsigned n = by_place_ ? std::clamp(threads, 1u, static_cast<unsigned>(ring_.size())) : 1;
-  for (unsigned i = 0; i < n; ++i) readers_.emplace_back([this] { read(); });
+  readers_ = std::make_unique<WorkerThreads>(
+      n, [this](unsigned) { read(); }, "--readers");
 }
 
 ReadAhead::~ReadAhead() {
@@ -22,7 +23,7 @@ ReadAhead::~ReadAhead() {
     stop_ = true;
   }
   changed_.notify_all();
-  readers_.clear();  // joins
+  readers_.reset();  // joins
 }
 
 void ReadAhead::use_memory(std::shared_ptr<HostMemory> memory) {

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "extractors/worker_threads.hpp"
 #include "harness/io/frame.hpp"
 
 namespace twinproof {
@@ -36,7 +37,7 @@ class ReadAhead final : public FrameSource {
   // Frames read from now on are read only in their leading `planes` planes, where that loses no
   // check (Frame::read_leading_planes); those already read stay whole.
   void read_leading_planes(int planes);
-  unsigned readers() const { return static_cast<unsigned>(readers_.size()); }
+  unsigned readers() const { return static_cast<unsigned>(readers_->size()); }
 
   const Format& format() const override { return format_; }
   const std::string& name() const override { return name_; }
@@ -73,7 +74,7 @@ class ReadAhead final : public FrameSource {
   // Buffers handed over that a backend still holds (an upload from them in flight): set aside
   // rather than refilled, and taken back once let go.
   std::vector<Frame> held_;
-  std::vector<std::jthread> readers_;  // last: started once everything above exists
+  std::unique_ptr<WorkerThreads> readers_;  // last: started once everything above exists
 };
 
 }  // namespace twinproof

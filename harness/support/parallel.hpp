@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "extractors/worker_threads.hpp"
+
 namespace twinproof {
 
 unsigned default_jobs();  // hardware threads, at least 1
@@ -23,28 +25,6 @@ inline constexpr unsigned kMaxJobs = 1024;
 // Checks a -j value (0: every core) and returns the workers to start for `tasks` tasks: never
 // more than the tasks, never more than kMaxJobs. Throws ConfigError for a value above kMaxJobs.
 unsigned worker_count(unsigned requested, std::size_t tasks);
-
-// What escapes a worker's body (memory exhausted outside the body's own handling, say while it
-// records a result) is kept here, the run is stopped, and the owner rethrows it once every
-// worker has been joined: a worker thread never ends the process with a std::terminate.
-class WorkerFault {
- public:
-  void keep(std::exception_ptr e);
-  bool kept() const;
-  void rethrow_if_kept() const;  // the first fault kept, if any
-
- private:
-  mutable std::mutex mu_;
-  std::exception_ptr first_;
-};
-
-// Starts `count` threads running `body`, which begin once all of them have started. When one
-// cannot be started (a process limit, or no memory for its state), the started ones end without
-// running `body`, are joined, and ConfigError names the thread and the reason: never a
-// std::terminate. A fault that escapes `body` goes to `fault` and calls `stop` (which must make
-// the other workers return).
-std::vector<std::thread> start_workers(unsigned count, const std::function<void()>& body, const std::function<void()>& stop,
-                                       WorkerFault& fault);
 
 template <class Result>
 void run_ordered(std::size_t n, unsigned jobs, const std::function<Result(std::size_t)>& work,
@@ -75,7 +55,8 @@ void run_ordered(std::size_t n, unsigned jobs, const std::function<Result(std::s
     std::lock_guard lock(mu);
     cv.notify_all();  // a wait below for a job that a faulted worker held ends
   };
-  std::vector<std::thread> pool = start_workers(worker_count(jobs, n), worker, stop, fault);
+  std::vector<std::thread> pool = start_workers(
+      worker_count(jobs, n), [&](unsigned) { worker(); }, stop, fault, "--jobs");
   // The first error (a job's, or done's own) ends the run: workers take no further job, and the
   // loop stops waiting, since a job no worker took would never arrive.
   std::exception_ptr first_error;
