@@ -2,6 +2,7 @@
 // Lifecycle as libvmaf's: init once, extract per frame, flush at the end of the clip.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -153,6 +154,9 @@ struct ExtractorContext {
   // Threads a CPU backend may split a plane's rows over (0: one per hardware thread). The gate
   // keeps 1, as it runs cells side by side; score and bench give every core to one clip.
   unsigned threads = 1;
+  // When the run must have ended (the gate's --cell-timeout); the epoch: no limit. A backend that
+  // waits on something outside itself (an exec twin's program) stops waiting then.
+  std::chrono::steady_clock::time_point deadline{};
 };
 
 // Memory a backend wants its frames read into: page-locked host memory for a device twin, so that

@@ -28,6 +28,9 @@ struct OptionSpec {
   // libvmaf adds a non-default value of this option to its output's metric names (its
   // VMAF_OPT_FLAG_FEATURE_PARAM); `debug` does not.
   bool names_output = true;
+  // A text value may be a file's path (vmaf's model: a built-in version, or a model file): a run
+  // reads that file, and a program run elsewhere (an exec twin) is handed its absolute path.
+  bool names_file = false;
 };
 
 // The `debug` row of a feature that has one: a boolean that adds outputs and never names them.

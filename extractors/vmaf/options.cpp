@@ -17,7 +17,8 @@ std::span<const OptionSpec> option_table() {
        .offset = offsetof(O, model),
        .help = "a built-in model (vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg) or a libvmaf JSON model file's "
                "path",
-       .names_output = false},
+       .names_output = false,
+       .names_file = true},
       flag_option("disable_clip", nullptr, offsetof(O, disable_clip), "do not clip the score to the model's score_clip",
                   /*names_output=*/false),
       flag_option("enable_transform", nullptr, offsetof(O, enable_transform),

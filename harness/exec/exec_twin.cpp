@@ -147,6 +147,14 @@ class ExecTwin final : public Extractor {
     exe_ = where.path;
     fmt_ = fmt;
     options_ = options;
+    // The program runs in a folder of its own: an option that names a file by a relative path (a
+    // model's m.json) is handed over as the same file's absolute path.
+    for (auto& [name, value] : options_) {
+      const OptionSpec* spec = find_option(feature_.options, name);
+      std::error_code ec;
+      if (spec != nullptr && spec->names_file && fs::path(value).is_relative() && fs::is_regular_file(value, ec))
+        value = fs::absolute(value, ec).string();
+    }
     // The reference's metrics for these options: what the program's output must hold. When the
     // reference refuses them, the program is still run (its refusal is what the cell checks).
     try {
@@ -211,12 +219,22 @@ class ExecTwin final : public Extractor {
     run.stderr_file = dir_ / "stderr.txt";
     run.timeout_s = s.timeout_s;
     const auto started = std::chrono::steady_clock::now();
+    // The cell's own limit, where it comes first: the program is stopped then, not when the twins
+    // file's timeout would stop it.
+    bool cell_limit = false;
+    if (ctx_.deadline != std::chrono::steady_clock::time_point{}) {
+      const double left = std::max(std::chrono::duration<double>(ctx_.deadline - started).count(), 0.001);
+      cell_limit = s.timeout_s <= 0 || left < s.timeout_s;
+      if (cell_limit) run.timeout_s = left;
+    }
     const ToolExit done = run_tool(run);
     program_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     if (done.interrupted_by) throw Interrupted{done.interrupted_by};
     if (done.timed_out)
       throw TimeoutError(
-          fmt::format("{} ran past its timeout of {} s ({}): {}", s.name, s.timeout_s, s.file, shell_words(argv_)));
+          cell_limit ? fmt::format("{} was stopped at the cell's time limit, after {:.1f} s: {}", s.name, run.timeout_s,
+                                   shell_words(argv_))
+                     : fmt::format("{} ran past its timeout of {} s ({}): {}", s.name, s.timeout_s, s.file, shell_words(argv_)));
     if (!done.start_error.empty()) throw ToolFailed(done.status, fmt::format("{} could not start: {}", s.name, done.start_error));
     if (done.status != 0) {
       std::string said = file_tail(run.stderr_file);

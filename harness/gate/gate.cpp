@@ -50,7 +50,10 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
     const auto opening = Clock::now();
     ClipPair clips = open_pair(cell.vector, cell.bitdepth, cell.chroma, m);
     o.input_seconds = since(opening);
-    ex = make_extractor(b, ctx);
+    ExtractorContext limited = ctx;
+    if (timeout_s > 0)
+      limited.deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+    ex = make_extractor(b, limited);
     RunOptions run;
     run.after_frame = [&](unsigned frame, const Extractor&) {
       if (const int sig = interrupt_signal()) throw Interrupted{sig};
@@ -58,6 +61,9 @@ Outcome run_backend(const Backend& b, const Cell& cell, const ExtractorContext& 
         throw TimeoutError(fmt::format("exceeded --cell-timeout {}s at frame {}", timeout_s, frame));
     };
     o.table = run_extractor(*ex, clips, cell.options, run);
+    // Scores that came after the limit (an outside program's, a plugin's flush) are no pass.
+    if (timeout_s > 0 && since(t0) > timeout_s)
+      throw TimeoutError(fmt::format("exceeded --cell-timeout {}s ({:.1f}s)", timeout_s, since(t0)));
     o.judged_metrics = ex->judged_metrics();
     o.kind = Outcome::Kind::scores;
   } catch (const Interrupted&) {
@@ -185,7 +191,7 @@ class Runner {
       if (!plan.cpu.empty()) {
         times_.cpu_workers = worker_count(o_.jobs, plan.cpu.size());
         workers = start_workers(
-            times_.cpu_workers, [&] { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop, fault);
+            times_.cpu_workers, [&](unsigned) { drain(plan.cpu, cpu_mu, ExtractorContext{}, watchdog); }, stop, fault, "--jobs");
       }
       if (!plan.gpu.empty())
         for (int device : o_.devices) {
@@ -194,7 +200,7 @@ class Runner {
           const unsigned n = static_cast<unsigned>(std::min<std::size_t>(std::max(1u, o_.gpu_workers), plan.gpu.size()));
           times_.gpu_workers += n;
           for (std::thread& t : start_workers(
-                   n, [&, ctx] { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop, fault))
+                   n, [&, ctx](unsigned) { drain(plan.gpu, gpu_mu, ctx, watchdog); }, stop, fault, "--gpu-workers"))
             workers.push_back(std::move(t));
         }
     } catch (...) {

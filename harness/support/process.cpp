@@ -72,16 +72,22 @@ ToolExit run_tool(const ToolRun& run) {
   const std::string out_file = run.stdout_file.empty() ? std::string() : run.stdout_file.string();
   const std::string err_file = run.stderr_file.empty() ? std::string() : run.stderr_file.string();
   std::error_code ec;
+  // The tool runs in a process group of its own, so that a timeout, an interrupt or its own end
+  // takes every process it started with it (a shell's `sleep`, a program's helpers): none outlives
+  // the run that started it. The group's destructor kills whatever is left of it.
+  bp::group group;
   bp::child child;
   // Each stream goes to its file, or stays the caller's (bp::std_out > stdout is not a file).
   if (!out_file.empty() && !err_file.empty())
     child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_err > err_file,
-                      bp::std_in < bp::null, ec);
+                      bp::std_in < bp::null, group, ec);
   else if (!out_file.empty())
-    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_in < bp::null, ec);
+    child =
+        bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_out > out_file, bp::std_in < bp::null, group, ec);
   else if (!err_file.empty())
-    child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_err > err_file, bp::std_in < bp::null, ec);
-  else child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_in < bp::null, ec);
+    child =
+        bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_err > err_file, bp::std_in < bp::null, group, ec);
+  else child = bp::child(program.string(), bp::args(args), bp::start_dir(cwd), bp::std_in < bp::null, group, ec);
   if (ec) {
     out.status = 127;
     out.start_error = run.argv[0] + ": " + ec.message();
@@ -92,17 +98,18 @@ ToolExit run_tool(const ToolRun& run) {
   while (child.running(ec)) {
     if (const int sig = interrupt_signal()) {
       out.interrupted_by = sig;
-      child.terminate(ec);
+      if (group.valid()) group.terminate(ec);
       break;
     }
     if (run.timeout_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > run.timeout_s) {
       out.timed_out = true;
-      child.terminate(ec);
+      if (group.valid()) group.terminate(ec);
       break;
     }
     waiter.wait_a_while();
   }
   child.wait(ec);
+  if (group.valid()) group.terminate(ec);  // what the tool left running in the background ends with it
   const int native = child.native_exit_code();
   out.status = WIFEXITED(native) ? WEXITSTATUS(native) : 128 + (WIFSIGNALED(native) ? WTERMSIG(native) : 0);
   out.signal = WIFSIGNALED(native) ? WTERMSIG(native) : 0;
