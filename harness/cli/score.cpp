@@ -1,6 +1,7 @@
 // twinproof score: one input through one backend, a per-frame table or vmaf-shaped JSON.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -182,6 +183,10 @@ std::vector<FeatureRun> plan_feature_runs(const ScoreArgs& a) {
       throw UsageError("--no_prediction", "", "--no_prediction without --feature leaves nothing to compute: name the features");
     given.push_back(pair ? "vmaf" : "float_motion");
   }
+  // Standard input holds one clip, read once: a second clip or a second pass over it would read
+  // what is left of the stream (or the other clip's bytes interleaved).
+  if (a.input.path == "-" && a.distorted == "-")
+    throw UsageError("--distorted", "-", "the reference and the distorted clip both name standard input: give files");
   if (given.size() > 1 && !a.options.empty())
     throw UsageError(
         "--option", a.options.front(),
@@ -191,6 +196,10 @@ std::vector<FeatureRun> plan_feature_runs(const ScoreArgs& a) {
     auto [feature_name, feature_options] = parse_feature_flag(text);
     FeatureRun r;
     r.feature = &feature_or_throw(feature_name);
+    if (a.no_prediction && r.feature->libvmaf_model != nullptr)
+      throw UsageError("--feature", text,
+                       fmt::format("--no_prediction and --feature {} contradict each other: {} is a model's prediction",
+                                   feature_name, feature_name));
     for (const FeatureRun& earlier : runs)
       if (earlier.feature == r.feature)
         throw UsageError("--feature", text, fmt::format("--feature {} is given twice", feature_name));
@@ -199,12 +208,14 @@ std::vector<FeatureRun> plan_feature_runs(const ScoreArgs& a) {
     for (auto& o : parse_option_flags(a.options)) r.options.push_back(std::move(o));
     runs.push_back(std::move(r));
   }
+  if (runs.size() > 1 && (a.input.path == "-" || a.distorted == "-"))
+    throw UsageError("input", "-", "standard input is read once: with several features, give the clips as files");
   return runs;
 }
 
 // Each feature over the clips, read afresh per feature; the format and name of the clip read.
 void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<FeatureRun>& runs, Format& format,
-                std::string& source_name) {
+                std::string& source_name, std::string& distorted_name) {
   for (FeatureRun& r : runs) {
     const Backend& b = backend_or_throw(std::string(r.feature->name), a.backend);
     RunOptions run;
@@ -216,6 +227,7 @@ void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<Feature
     FrameSource* src = clips.reference.get();
     format = src->format();
     source_name = src->name();
+    if (clips.distorted) distorted_name = clips.distorted->name();
     ExtractorContext ctx;
     ctx.device = a.device;
     ctx.threads = checked_threads(a.threads);
@@ -260,7 +272,7 @@ ScoreTable merge_runs(const ScoreArgs& a, const std::vector<FeatureRun>& runs,
 // The score document (-o/--json/--xml/--csv), libvmaf's shape; with -o - on stdout.
 void write_document(const ScoreArgs& a, const DocumentPlan& plan, NumberStyle style, const std::vector<FeatureRun>& runs,
                     const ScoreTable& table, const std::vector<std::pair<std::string, std::string>>& columns,
-                    const Format& format, const std::string& source_name, double seconds) {
+                    const Format& format, const std::string& source_name, const std::string& distorted_name, double seconds) {
   VmafDocument doc;
   doc.table = &table;
   doc.columns = columns;
@@ -275,7 +287,7 @@ void write_document(const ScoreArgs& a, const DocumentPlan& plan, NumberStyle st
       return opts;
     };
     doc.provenance = {{"input", source_name}, {"format", describe(format)}};
-    if (!a.distorted.empty()) doc.provenance["distorted"] = a.distorted;
+    if (!distorted_name.empty()) doc.provenance["distorted"] = distorted_name;
     if (runs.size() == 1) {
       doc.provenance["feature"] = runs.front().feature->name;
       doc.provenance["backend"] = a.backend;
@@ -291,15 +303,35 @@ void write_document(const ScoreArgs& a, const DocumentPlan& plan, NumberStyle st
   else write_file(plan.destination, text, "the score output");
 }
 
+// The document never lands on a file the run reads: checked before any frame is scored against
+// what the command line names (the clips, and options that name files, such as a model's path),
+// as OutputFile checks it again against every file the run opened.
+void refuse_output_onto_named_inputs(const ScoreArgs& a, const std::vector<FeatureRun>& runs, const std::string& output) {
+  std::vector<std::string> named = {a.input.path, a.distorted};
+  for (const FeatureRun& r : runs)
+    for (const auto& [name, value] : r.options)
+      if (const OptionSpec* spec = find_option(r.feature->options, name); spec != nullptr && spec->names_file)
+        named.push_back(value);
+  for (const std::string& input : named) {
+    std::error_code ec;
+    if (!input.empty() && input != "-" && std::filesystem::is_regular_file(input, ec) &&
+        std::filesystem::equivalent(input, output, ec))
+      throw UsageError(
+          "--output", output,
+          fmt::format("-o/--output '{}' is {}, an input of this run: an output is never written over an input", output, input));
+  }
+}
+
 int run_score(const ScoreArgs& a) {
   std::vector<FeatureRun> runs = plan_feature_runs(a);
   const std::optional<DocumentPlan> plan = plan_document(a, *runs.front().feature);
   const NumberStyle style = parse_number_style(a.precision, "--precision");
   const FrameRange range = a.frames.empty() ? FrameRange{} : parse_frame_range(a.frames);
+  if (plan && plan->destination != "-") refuse_output_onto_named_inputs(a, runs, plan->destination);
   Format format{};
-  std::string source_name;
+  std::string source_name, distorted_name;
   const auto t0 = std::chrono::steady_clock::now();
-  score_runs(a, range, runs, format, source_name);
+  score_runs(a, range, runs, format, source_name, distorted_name);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Everything is known before anything is printed: a failure above leaves no partial table.
   std::vector<std::pair<std::string, std::string>> columns;
@@ -307,11 +339,11 @@ int run_score(const ScoreArgs& a) {
   std::string names;
   for (const FeatureRun& r : runs) names += (names.empty() ? "" : ", ") + std::string(r.feature->name);
   if (plan) {
-    write_document(a, *plan, style, runs, table, columns, format, source_name, seconds);
+    write_document(a, *plan, style, runs, table, columns, format, source_name, distorted_name, seconds);
     if (plan->destination == "-") return kExitPass;
   }
   if (a.quiet) return kExitPass;
-  fmt::print("# {} ({}), feature {}, backend {}\n", source_name, describe(format), names, a.backend);
+  fmt::print("# {} ({}), feature {}, backend {}\n", escape_control(source_name), describe(format), names, a.backend);
   std::vector<std::string> keys;
   for (const auto& c : columns) keys.push_back(c.first);
   print_table(table, keys);

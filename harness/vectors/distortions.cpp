@@ -269,7 +269,11 @@ std::unique_ptr<FrameSource> distort(std::unique_ptr<FrameSource> reference, con
 PairName split_pair_name(const std::string& vector) {
   const auto tilde = vector.find('~');
   if (tilde == std::string::npos) return {vector, {}};
-  return {vector.substr(0, tilde), vector.substr(tilde + 1)};
+  PairName name{vector.substr(0, tilde), vector.substr(tilde + 1)};
+  // "pan576~" is no pair: read as the vector alone it would score a clip against itself.
+  if (name.reference.empty() || name.distortion.empty() || name.distortion.find('~') != std::string::npos)
+    throw InputError(vector, "vector", vector, "a pair is VECTOR~DISTORTION: one vector, one distortion, both named");
+  return name;
 }
 
 const DistortionSpec::EncodedPin& encoded_pin(const DistortionSpec& d, const std::string& reference, const Manifest& m) {
