@@ -26,7 +26,7 @@ CRASH_MARKS = ("internal error", "terminate called", "AddressSanitizer", "runtim
 class Case:
     def __init__(self, name, args, rc, message, files=None, stdout=None, env=None, check=None, timeout=60,
                  setup=None, data_root=False, stdin=None, unless=None, address_space=None, signal_after=None, killed_by=None,
-                 allowed_marks=()):
+                 allowed_marks=(), absent=None):
         self.name, self.args, self.rc, self.message = name, args, rc, message
         self.files = files or {}          # relative path -> bytes | str | callable(tmp) -> bytes
         self.stdout = stdout              # None (captured), a path to open for writing, or "closed"
@@ -43,6 +43,7 @@ class Case:
         self.signal_after = signal_after
         self.killed_by = killed_by        # a signal that ends the process by design (SIGKILL): no exit code to check
         self.allowed_marks = allowed_marks  # crash marks expected in the output (an outside program's own crash, quoted)
+        self.absent = absent              # text the output must not hold (a control byte printed raw)
 
 
 def nested(depth, open_="[", close="]", inner="0"):
@@ -173,6 +174,16 @@ def no_file(path):
     def check(tmp):
         return f"{path} was left behind" if os.path.exists(os.path.join(tmp, path)) else None
     return check
+
+
+def untouched(tmp, rel, data):
+    with open(os.path.join(tmp, rel), "rb") as f:
+        return None if f.read() == data else f"{rel} was written"
+
+
+def regular(tmp, rel):
+    p = os.path.join(tmp, rel)
+    return None if os.path.isfile(p) and not os.path.islink(p) else f"{rel} is not a regular file"
 
 
 def lock_held(folder):
@@ -319,12 +330,13 @@ def cases():
     add(Case("vectors make -O - >/dev/full", ["vectors", "make", "check_pan64x48", "-O", "-"], 2, "write failed", stdout="/dev/full"))
     add(Case("vectors list >/dev/full", ["vectors", "list"], 2, "cannot write", stdout="/dev/full"))
     add(Case("gate --list >/dev/full", ["gate", "--list"], 2, "cannot write", stdout="/dev/full"))
-    add(Case("gate whose record cannot be written", GATE + ["--report-dir", "{tmp}/r"], 2, "cannot append the verdict",
-             setup=lambda tmp: (os.makedirs(os.path.join(tmp, "r")),
-                                os.symlink("/dev/full", os.path.join(tmp, "r", "results.jsonl")))))
-    add(Case("gate whose cell list cannot be written", GATE + ["--report-dir", "{tmp}/r"], 2, "cannot write the list",
-             setup=lambda tmp: (os.makedirs(os.path.join(tmp, "r")),
-                                os.symlink("/dev/full", os.path.join(tmp, "r", "cells.txt")))))
+    # A report folder's files are twinproof's own: a link planted at one of their names is replaced
+    # by the run's regular file, never written through (D11: results.jsonl -> a file outside).
+    for name in ("results.jsonl", "cells.txt", "selection.json", "summary.json", "junit.xml", "report.html"):
+        add(Case(f"gate over a planted {name} link", GATE + ["--report-dir", "{tmp}/r"], 0, "1 passed, 0 failed",
+                 setup=lambda tmp, name=name: (os.makedirs(os.path.join(tmp, "r")), write(tmp, "outside.txt", "keep\n"),
+                                               os.symlink(os.path.join(tmp, "outside.txt"), os.path.join(tmp, "r", name))),
+                 check=lambda tmp, name=name: untouched(tmp, "outside.txt", b"keep\n") or regular(tmp, "r/" + name)))
     add(Case("goldens check --json /dev/full", ["goldens", "check", "--filter", "tiny2/*", "--json", "/dev/full"], 2, "cannot write"))
     add(Case("bench --json /dev/full", ["bench", "--backends", "cpu", "--sizes", "32x16", "--frames", "2", "--reps", "1",
                                         "--json", "/dev/full"], 2, "cannot write"))
@@ -913,6 +925,156 @@ def cases():
     add(Case("--ctest-script of a matrix whose path holds ]=]", ["gate", "--matrix", "{tmp}/a]=]x/m.json", "--ctest-script",
                                                                 "{tmp}/out/gate.cmake"], 0, "gate tests from 1 cells",
              files={"a]=]x/m.json": matrix(), "out/.keep": ""}, check=bracket_safe))
+
+    # 20. Round three (issue 54): what the second attack left open (D7-D14) and the third attack's
+    # twelve findings, each refused or handled with one line.
+    # D7: worker threads the system refuses end score and bench with an error, never a hang.
+    add(Case("score --threads 200 where threads cannot start", ["score", "vector:check_pan64x48", "--backend", "cpu-simd",
+                                                                 "--threads", "200", "-q"], 2, "cannot start worker thread",
+             address_space=1 << 30, unless=sanitizer_build, timeout=30))
+    add(Case("bench --threads 200 where threads cannot start", ["bench", "--feature", "motion", "--backends", "cpu-simd", "--sizes",
+                                                                 "64x48", "--frames", "2", "--reps", "1", "--threads", "200"], 2,
+             "cannot start worker thread", address_space=1 << 30, unless=sanitizer_build, timeout=30))
+    # D14 (and the class: inputs are regular files, or a stream named '-' once).
+    raw64 = ["--width", "64", "--height", "48", "--pixfmt", "420", "--bitdepth", "8"]
+    add(Case("score /dev/zero as a raw clip", ["score", "/dev/zero"] + raw64, 2, "is not a regular file", timeout=20))
+    add(Case("score a FIFO as the distorted clip", ["score", "{tmp}/x.yuv", "-d", "{tmp}/fifo", "--feature", "psnr"] + raw64, 2,
+             "fifo: file", files={"x.yuv": b"\0" * 4608}, setup=lambda tmp: os.mkfifo(os.path.join(tmp, "fifo")), timeout=20))
+    add(Case("score -r - -d -", ["score", "-r", "-", "-d", "-", "--feature", "psnr"] + raw64, 2, "both name standard input",
+             stdin=b"\0" * 4608 * 2))
+    add(Case("score - with two features", ["score", "-", "--feature", "psnr", "--feature", "motion"] + raw64, 2,
+             "standard input is read once", stdin=b"\0" * 4608))
+    # D10: the calibration table in force is never written by calibrate, by any path to it.
+    live = lambda tmp: open(os.path.join(SOURCE, "ci", "calibration.json"), "rb").read()
+    for name, target in (("the live table", "{tmp}/data/ci/calibration.json"),
+                         ("the live table through ..", "{tmp}/data/ci/../ci/calibration.json")):
+        add(Case(f"calibrate --output onto {name}", ["calibrate", "{tmp}/r", "--output", target], 2, "is the calibration table in force",
+                 data_root=True, files={"r/results.jsonl": record_line() + "\n"},
+                 check=lambda tmp: untouched(tmp, "data/ci/calibration.json", live(tmp))))
+    add(Case("calibrate --output onto the --calibration it read", ["calibrate", "{tmp}/r", "--calibration", "{tmp}/t.json",
+                                                                     "--output", "{tmp}/t.json"], 2, "this run reads",
+             files={"r/results.jsonl": record_line() + "\n", "t.json": table()},
+             check=lambda tmp: untouched(tmp, "t.json", table().encode())))
+    # D8, D9: an exec twin's program is stopped at the cell's limit, with every process it started.
+    def pid_gone(tmp):
+        path = os.path.join(tmp, "pid")
+        if not os.path.exists(path):
+            return "the program never wrote its child's pid"
+        pid = int(open(path).read().split()[0])
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    if f.read().split(") ")[-1].startswith("Z"):
+                        return None  # a zombie waiting for its reaper: ended
+            except FileNotFoundError:
+                return None
+            time.sleep(0.05)
+        return f"the program's child {pid} outlived the run"
+    def timed(name, script):
+        return dict(refused_cell(name), **{"m.json": matrix(axes={"twin": [name], "vector": ["flash64"], "bitdepth": ["native"],
+                                                                   "chroma": ["native"], "options": ["default"]}),
+                                           "t.json": lambda tmp: sh_twins(name, script.replace("PIDFILE", os.path.join(tmp, "pid")))})
+    add(Case("exec twin past --cell-timeout 3 (it sleeps 8 s)", outside + ["--cell-timeout", "3"], 2, "stopped at the cell's time limit",
+             files=timed("sleeper", "sleep 8; exit 0"), timeout=7))
+    add(Case("exec twin's child ends with the twin's timeout", outside + ["--cell-timeout", "2"], 2, "stopped at the cell's time limit",
+             files=timed("spawner", "sleep 60 & echo $! > PIDFILE; sleep 30"), timeout=7, check=pid_gone))
+    add(Case("exec twin's background child ends with the twin", outside, 2, "scores.csv",
+             files=timed("leaver", "sleep 60 & echo $! > PIDFILE; exit 0"), timeout=20, check=pid_gone))
+    # D12: a FIFO planted at a report's name is replaced, never opened (it would wait for a reader).
+    for name in ("junit.xml", "results.jsonl"):
+        add(Case(f"gate over a FIFO at {name}", GATE + ["--report-dir", "{tmp}/r"], 0, "1 passed, 0 failed", timeout=20,
+                 setup=lambda tmp, name=name: (os.makedirs(os.path.join(tmp, "r")), os.mkfifo(os.path.join(tmp, "r", name))),
+                 check=lambda tmp, name=name: regular(tmp, "r/" + name)))
+    # 1: models nested past any model's depth, through every door that names a model.
+    deep_model = {"m.json": '{"model_dict": ' + nested(100000) + "}"}
+    for door, args in (("score -m path=", pair + ["-m", "path={tmp}/m.json"]),
+                       ("--feature vmaf=model=", ["score", "vector:odd175_420~noise4", "-q", "--feature", "vmaf=model={tmp}/m.json"]),
+                       ("bench --option model=", ["bench", "--feature", "vmaf", "--backends", "cpu", "--sizes", "64x48",
+                                                  "--frames", "2", "--reps", "1", "--option", "model={tmp}/m.json"]),
+                       ("features --libvmaf-keys", ["features", "--libvmaf-keys", "vmaf", "--option", "model={tmp}/m.json"])):
+        add(Case(f"model nested 100000 deep ({door})", args, 2, "nested deeper than 64", files=deep_model))
+    # Through a gate's option set: the reference and the twin refuse it alike, one line in the cell.
+    deep_cell = lambda tmp: json.dumps({
+        "name": "deep", "feature": "vmaf", "reference": "cpu", "option_sets": {"deep": {"model": os.path.join(tmp, "m.json")}},
+        "axes": {"twin": ["cpu-simd"], "vector": ["odd175_420"], "distortion": ["noise4"], "bitdepth": ["native"],
+                 "chroma": ["native"], "options": ["deep"]}})
+    add(Case("model nested 100000 deep (a gate option set)", ["gate", "--quiet", "--matrix", "{tmp}/g.json", "--report-dir", "{tmp}/r"],
+             0, "1 passed", files=dict(deep_model, **{"g.json": deep_cell}),
+             check=lambda tmp: None if "both refuse: model" in open(os.path.join(tmp, "r", "results.jsonl")).read()
+             else "the cell is not judged as both refusing the model"))
+    # 2, 3: an output never lands on an input of its run, nor follows a link planted beside it.
+    raw3 = {"x.yuv": b"\1" * 4608 * 3, "y.yuv": b"\2" * 4608 * 3}
+    def inputs_untouched(tmp):
+        return untouched(tmp, "x.yuv", raw3["x.yuv"]) or untouched(tmp, "y.yuv", raw3["y.yuv"])
+    score_pair = ["score", "-r", "{tmp}/x.yuv", "-d", "{tmp}/y.yuv", "--feature", "psnr", "-q"] + raw64
+    for what, target in (("the reference", "{tmp}/x.yuv"), ("the distorted clip", "{tmp}/y.yuv"),
+                         ("a link to the reference", "{tmp}/l.xml")):
+        add(Case(f"score -o naming {what}", score_pair + ["-o", target], 2, "an input of this run", files=raw3,
+                 setup=lambda tmp: os.symlink(os.path.join(tmp, "x.yuv"), os.path.join(tmp, "l.xml")), check=inputs_untouched))
+    model_text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "extractors", "vmaf", "models",
+                                   "vmaf_v0.6.1.json"), "rb").read()
+    add(Case("score -o naming the model file", pair + ["-m", "path={tmp}/m.json", "-o", "{tmp}/m.json"], 2, "an input of this run",
+             files={"m.json": model_text}, check=lambda tmp: untouched(tmp, "m.json", model_text)))
+    add(Case("bench --json naming the distorted clip", ["bench", "--from-file", "{tmp}/x.yuv", "--distorted", "{tmp}/y.yuv",
+                                                        "--sizes", "64x48", "--bitdepth", "8", "--chroma", "420", "--feature", "psnr",
+                                                        "--backends", "cpu", "--reps", "1", "--json", "{tmp}/y.yuv"], 2,
+             "this run reads", files=raw3, check=inputs_untouched))
+    add(Case("score -o with a link planted at its old .part name", ["score", "vector:check_pan64x48", "--json", "{tmp}/o.json"], 0, "",
+             setup=lambda tmp: (write(tmp, "outside.txt", "keep\n"),
+                                os.symlink(os.path.join(tmp, "outside.txt"), os.path.join(tmp, "o.json.part"))),
+             check=lambda tmp: untouched(tmp, "outside.txt", b"keep\n") or regular(tmp, "o.json")))
+    add(Case("gate with a link planted at summary.json.part", GATE + ["--report-dir", "{tmp}/r"], 0, "1 passed, 0 failed",
+             setup=lambda tmp: (os.makedirs(os.path.join(tmp, "r")), write(tmp, "outside.txt", "keep\n"),
+                                os.symlink(os.path.join(tmp, "outside.txt"), os.path.join(tmp, "r", "summary.json.part"))),
+             check=lambda tmp: untouched(tmp, "outside.txt", b"keep\n") or regular(tmp, "r/summary.json")))
+    # 4: models whose numbers give nan or inf: refused before a frame, or at the frame, never exit 0.
+    add(Case("model with gamma -1000", pair + ["-m", "path={tmp}/m.json"], 2, "must not be negative",
+             files={"m.json": model().replace("gamma 0.04", "gamma -1000")}))
+    add(Case("model with knots at +-1e308", pair + ["-m", "path={tmp}/m.json"], 2, "further apart than a double holds",
+             files={"m.json": model(score_transform={"enabled": True, "knots": [[-1e308, 0], [1e308, 100]]})}))
+    add(Case("model whose prediction overflows", pair + ["-m", "path={tmp}/m.json"], 2, "the prediction of frame 0 is inf",
+             files={"m.json": model(sv="1e308 1:0.5\n").replace("rho 1", "rho -1e308")}))
+    # 6, 7: a feature listed six times; a model file of 500 MB refused before it is read.
+    adm2 = "VMAF_integer_feature_adm2_score"
+    add(Case("model listing one feature six times", pair + ["-m", "path={tmp}/m.json"], 2, "listed twice",
+             files={"m.json": model(feature_names=[adm2] * 6, slopes=[1] * 7, intercepts=[0] * 7)}))
+    add(Case("model file of 500 MB", pair + ["-m", "path={tmp}/m.json"], 2, "larger than the 67108864 bytes allowed",
+             setup=lambda tmp: sparse(tmp, "m.json", 500 << 20), timeout=10))
+    # 8: what was silently wrong.
+    add(Case("vector:pan576~ (no distortion named)", ["score", "vector:pan576~", "-q"], 2, "a pair is VECTOR~DISTORTION"))
+    add(Case("vector:~noise4 (no vector named)", ["score", "vector:~noise4", "-q"], 2, "a pair is VECTOR~DISTORTION"))
+    add(Case("--no_prediction --feature vmaf", ["score", "vector:flash64~noise4", "--no_prediction", "--feature", "vmaf", "-q"], 2,
+             "contradict each other"))
+    def provenance_has_pair(tmp):
+        doc = json.load(open(os.path.join(tmp, "o.json")))
+        got = doc["twinproof"].get("distorted")
+        return None if got == "flash64~noise4" else f"the document's provenance names the distorted clip {got!r}"
+    add(Case("a vector pair's provenance names its distorted clip", ["score", "vector:flash64~noise4", "--feature", "psnr",
+                                                                      "--json", "{tmp}/o.json", "-q"], 0, "", check=provenance_has_pair))
+    # 9: concurrent runs onto one output each write it whole, none fails for another's temporary file.
+    def concurrent_outputs(tmp):
+        procs = [subprocess.Popen([BIN, "score", "vector:check_pan64x48", "--json", os.path.join(tmp, "o.json"), "-q"], env=ENV,
+                                  cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(16)]
+        failed = [p.communicate(timeout=120)[1].decode(errors="replace") for p in procs if p.wait(timeout=120) != 0]
+        if failed:
+            return f"{len(failed)} of 16 concurrent runs failed: {failed[0][-300:]}"
+        json.load(open(os.path.join(tmp, "o.json")))
+        leftovers = [n for n in os.listdir(tmp) if n.startswith(".o.json")]
+        return f"temporary files left: {leftovers}" if leftovers else None
+    add(Case("16 concurrent score runs onto one -o", ["score", "vector:check_pan64x48", "--json", "{tmp}/o.json", "-q"], 0, "",
+             check=concurrent_outputs, timeout=120))
+    # 10: exec-self runs its program in a folder of its own: a relative model path still names the file.
+    add(Case("score --backend exec-self with a relative -m path=", ["score", "vector:odd175_420~noise4", "-q", "--backend", "exec-self",
+                                                                    "-m", "path=m.json"], 0, "",
+             files={"m.json": model_text}, timeout=120))
+    # 11: control bytes in file names are escaped in score's and bench's headers.
+    y4m_64 = b"YUV4MPEG2 W64 H48 F25:1 C420jpeg\n" + (b"FRAME\n" + b"\x10" * 4608) * 3
+    add(Case("score header with an escape in the file name", ["score", "{tmp}/a\x1b[2Jb.y4m", "--feature", "psnr"], 0, "\\x1b[2Jb",
+             files={"a\x1b[2Jb.y4m": y4m_64}, absent="\x1b"))
+    add(Case("bench header with an escape in the file name", ["bench", "--from-file", "{tmp}/a\x1b[2Jb.y4m", "--feature", "psnr",
+                                                              "--backends", "cpu", "--reps", "1"], 0, "\\x1b[2Jb",
+             files={"a\x1b[2Jb.y4m": y4m_64}, absent="\x1b", timeout=120))
     return out
 
 
@@ -1010,6 +1172,8 @@ def run_case(case, tmp):
         return f"exit {p.returncode}, expected {case.rc}: {text[-600:]}"
     if case.message.replace("{tmp}", tmp) not in text:
         return f"message lacks {case.message!r}: {text[-600:]}"
+    if case.absent is not None and case.absent in text:
+        return f"the output holds {case.absent!r}: {text[-600:]}"
     if case.check:
         problem = case.check(tmp)
         if problem:
