@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(checker_flags_each_rule_on_handwritten_ptx) {
 
 #if TWINPROOF_HAVE_CUDA
 BOOST_AUTO_TEST_CASE(every_kernel_file_keeps_the_contract) {
-  // Every PTX file the build made (one per .cu file under kernels/ and architecture shipped), as
+  // Every PTX file the build made (one per .cu file of extractors/<feature>/ and architecture shipped), as
   // the build lists them, not a list kept here.
   std::vector<std::filesystem::path> files;
   {

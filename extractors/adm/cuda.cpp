@@ -1,6 +1,6 @@
 // cuda: adm's exact CUDA twin. Frame pairs go to the device in batches of up to 8, two batches in
 // flight (extractors/cuda/pair_batches.hpp); only the luma plane travels. Per batch and scale,
-// three launches (kernels/adm/adm.cu): the wavelet of both pictures of every frame; per tile of the
+// three launches (extractors/adm/adm.cu): the wavelet of both pictures of every frame; per tile of the
 // scored rect the decoupling, CSF and masking, each row's nine sums per tile; each row's total,
 // shifted, into the frame's. Every scale's bands stay on the device, one set per frame of a batch
 // (the compute stream runs one batch after the other). With stages captured, frames go one a
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "extractors/adm/frame_loop.hpp"
+#include "extractors/adm/kernels.hpp"
 #include "extractors/cuda/pair_batches.hpp"
-#include "kernels/adm/kernels.hpp"
 
 namespace twinproof::adm {
 namespace {

@@ -3,7 +3,7 @@
 // owner: a 2D copy may not span two page-locked allocations, even adjacent ones), each at one
 // constant host stride after the one before (frames of one block of memory), and each right after
 // the one before on the device. Such a run goes as one 2D copy, a row per frame. On the H200 every
-// copy costs the copy engine about 2.8 us beyond its bytes (kernels/float_motion/PERFORMANCE.md: 64 1080p luma
+// copy costs the copy engine about 2.8 us beyond its bytes (extractors/float_motion/KERNELS.md: 64 1080p luma
 // planes took 40.3 us a frame one copy each, 38.1 four a copy and 37.5 all in one), 7% of a
 // 1080p plane's upload. Planes that do not continue the run start a new one; frames read into
 // buffers of their own rarely do, and then go one a copy, one frame later than they would alone.

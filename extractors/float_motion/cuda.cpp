@@ -1,5 +1,5 @@
 // cuda: the fast exact CUDA twin users run. Same bits as the reference, by the same order of
-// every operation (see kernels/float_motion/blur_row_sad.cu); the speed comes from
+// every operation (see extractors/float_motion/blur_row_sad.cu); the speed comes from
 //  - one fused kernel per plane and batch of frames: blur and row SADs in shared memory, each
 //    frame blurred once, blurred planes never written to device memory; small planes take
 //    larger batches (up to 64 frames) so that one launch fills the device;
@@ -16,8 +16,8 @@
 #include "extractors/cuda/copy_pool.hpp"
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
+#include "extractors/float_motion/kernels.hpp"
 #include "extractors/float_motion/motion.hpp"
-#include "kernels/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion {
 namespace {

@@ -2,7 +2,7 @@
 // A fused 2D blur, |A - B| summed per 16x16 block with warp shuffles, and the host adding the
 // block sums in double. Its blur is bit-identical to the reference; its reduction is not.
 #include "extractors/float_motion/cuda_engine.hpp"
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion {
 namespace {

@@ -1,6 +1,6 @@
 #include "extractors/float_motion/cuda_engine.hpp"
 
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion {
 

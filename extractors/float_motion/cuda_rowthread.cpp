@@ -2,7 +2,7 @@
 // thread per row for the SAD; the h row sums come back and the host adds them with the same
 // helper as the CPU reference, so the scores are the CPU's bits.
 #include "extractors/float_motion/cuda_engine.hpp"
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion {
 namespace {

@@ -1,7 +1,7 @@
 // cuda: integer motion's exact CUDA twin. Luma planes live in a ring of device slots; each batch
 // of up to 8 frames is uploaded on its own stream (page-locked pictures straight from their
 // memory, others through pinned staging filled by several copy threads), and one fused kernel
-// launch (kernels/motion/sad.cu) turns every pair into its 32-bit row sums of |X| and their 64-bit
+// launch (extractors/motion/sad.cu) turns every pair into its 32-bit row sums of |X| and their 64-bit
 // total, the contract's T, which it writes into mapped host memory (the row sums too when stages
 // are captured): a batch queues no memset and no copy-back. The shared frame loop does the rest.
 // Two batches are in flight: the next uploads while this one computes.
@@ -15,7 +15,7 @@
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/motion/frame_loop.hpp"
-#include "kernels/motion/kernels.hpp"
+#include "extractors/motion/kernels.hpp"
 
 namespace twinproof::motion {
 namespace {

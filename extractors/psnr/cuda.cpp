@@ -1,5 +1,5 @@
 // cuda: psnr's exact CUDA twin. Frame pairs go to the device in batches of up to 8, two batches in
-// flight (extractors/cuda/pair_batches.hpp). One kernel launch a batch (kernels/psnr/sse.cu) adds
+// flight (extractors/cuda/pair_batches.hpp). One kernel launch a batch (extractors/psnr/sse.cu) adds
 // every plane's squared errors into its 64-bit total, which comes back to the host with one small
 // copy. Integer sums: the same bits in any order, so the split over blocks changes nothing.
 // With stages captured, frames go one a batch and a row kernel writes each row's sum too.
@@ -8,7 +8,7 @@
 
 #include "extractors/cuda/pair_batches.hpp"
 #include "extractors/psnr/frame_loop.hpp"
-#include "kernels/psnr/kernels.hpp"
+#include "extractors/psnr/kernels.hpp"
 
 namespace twinproof::psnr {
 namespace {

@@ -1,6 +1,6 @@
 // cuda: vif's exact CUDA twin. Frame pairs go to the device in batches of up to 8, two batches in
 // flight (extractors/cuda/pair_batches.hpp); only the luma plane travels. Per batch and scale, one
-// launch makes every frame's pictures of the scale from the scale before (kernels/vif/vif.cu,
+// launch makes every frame's pictures of the scale from the scale before (extractors/vif/vif.cu,
 // subsample) and one adds every pixel's statistics into the frame's four 64-bit sums
 // (statistics), in kernels::kBins copies that the host adds. The pictures of scales 1 to 3 stay on
 // the device, one set per frame of a batch: the compute stream runs one batch after the other.
@@ -12,7 +12,7 @@
 
 #include "extractors/cuda/pair_batches.hpp"
 #include "extractors/vif/frame_loop.hpp"
-#include "kernels/vif/kernels.hpp"
+#include "extractors/vif/kernels.hpp"
 
 namespace twinproof::vif {
 namespace {

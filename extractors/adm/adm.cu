@@ -8,7 +8,7 @@
 // into its frame's.
 #include <type_traits>
 
-#include "kernels/adm/kernels.hpp"
+#include "extractors/adm/kernels.hpp"
 
 namespace twinproof::adm::kernels {
 namespace {

@@ -28,7 +28,7 @@
 #include <cuda_fp16.h>
 
 #include "extractors/motion/arithmetic.hpp"
-#include "kernels/motion/kernels.hpp"
+#include "extractors/motion/kernels.hpp"
 
 namespace twinproof::motion::kernels {
 namespace {

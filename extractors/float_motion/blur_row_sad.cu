@@ -18,7 +18,7 @@
 //    Two walker warps, one thread per pair and row, add up a blurred tile's |A - B| while the
 //    blur warps make the next tile's vertical pass. Every barrier is block-wide and met by every
 //    thread at the same place (compute-sanitizer's racecheck follows nothing finer).
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 #include <algorithm>
 #include <type_traits>

@@ -1,7 +1,7 @@
 // Row SAD: one thread walks one row left to right in one fp32 accumulator (arithmetic.hpp's
 // row_sad), exactly the CPU reference's order. No block, warp, atomic or fp64 reduction: the
 // host adds the h row sums with score_from_row_sums.
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion::kernels {
 namespace {

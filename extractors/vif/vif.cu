@@ -23,7 +23,7 @@
 #include <type_traits>
 
 #include "extractors/vif/arithmetic.hpp"
-#include "kernels/vif/kernels.hpp"
+#include "extractors/vif/kernels.hpp"
 
 namespace twinproof::vif::kernels {
 namespace {

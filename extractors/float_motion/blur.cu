@@ -1,7 +1,7 @@
 // The blur of extractors/float_motion/CONTRACT.md on the device: sample conversion, vertical pass, horizontal
 // pass, each a separate kernel with one thread per output sample. Every sum is arithmetic.hpp's
 // tap_sum in tap order; built with -fmad=false, so each product and sum is its own rounding.
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion::kernels {
 namespace {

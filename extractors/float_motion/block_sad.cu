@@ -2,7 +2,7 @@
 // per-16x16-block sums of |A - B| reduced with warp shuffles. The blur keeps the reference's
 // arithmetic (same taps, same order, same rounding), so its planes are bit-identical; the
 // reduction order is not the reference's, which is why this twin is in the places=4 class.
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion::kernels {
 namespace {

@@ -1,6 +1,6 @@
 // motion_add_scale1's bilinear downscale on the device: coordinates through arithmetic.hpp's
 // bilinear_index (double, rounded once to fp32), four fp32 terms added left to right.
-#include "kernels/float_motion/kernels.hpp"
+#include "extractors/float_motion/kernels.hpp"
 
 namespace twinproof::float_motion::kernels {
 namespace {

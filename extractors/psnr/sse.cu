@@ -8,7 +8,7 @@
 // added by one dp4a. The run's first and last 16 bytes may hold samples of the plane before or
 // after, so those two vectors are read sample by sample. Planes read narrower than their rows,
 // and pairs whose pictures are not equally aligned, take a plain sample-by-sample path.
-#include "kernels/psnr/kernels.hpp"
+#include "extractors/psnr/kernels.hpp"
 
 namespace twinproof::psnr::kernels {
 namespace {
