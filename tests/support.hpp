@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "extractors/extractor.hpp"
+#include "harness/gate/repro.hpp"
 #include "harness/goldens/goldens.hpp"
 #include "harness/io/frame.hpp"
 #include "harness/report/results.hpp"
-#include "harness/scoring/repro.hpp"
 #include "harness/scoring/scores.hpp"
 
 namespace twinproof {

@@ -10,9 +10,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include "extractors/feature.hpp"
-#include "harness/calibration/calibrate.hpp"
 #include "harness/calibration/table.hpp"
 #include "harness/exec/twins_file.hpp"
+#include "harness/gate/calibrate.hpp"
 #include "harness/gate/gate.hpp"
 #include "harness/gate/matrix.hpp"
 #include "harness/io/score_files.hpp"

@@ -21,11 +21,9 @@
 #include <pugixml.hpp>
 
 #include "extractors/feature.hpp"
-#include "harness/calibration/calibrate.hpp"
 #include "harness/calibration/table.hpp"
-#include "harness/gate/faults.hpp"
+#include "harness/gate/calibrate.hpp"
 #include "harness/gate/gate.hpp"
-#include "harness/gate/interrupt.hpp"
 #include "harness/gate/matrix.hpp"
 #include "harness/gate/plan.hpp"
 #include "harness/gate/record.hpp"
@@ -33,6 +31,8 @@
 #include "harness/report/markup.hpp"
 #include "harness/report/render.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/faults.hpp"
+#include "harness/support/interrupt.hpp"
 #include "harness/support/parallel.hpp"
 #include "harness/support/paths.hpp"
 #include "tests/support.hpp"

@@ -3,7 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "harness/scoring/repro.hpp"
+#include "harness/gate/repro.hpp"
 #include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"

@@ -27,18 +27,18 @@
 #include "extractors/feature.hpp"
 #include "harness/bench/engine.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/gate/faults.hpp"
-#include "harness/gate/interrupt.hpp"
-#include "harness/io/clip_spec.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/io/read_ahead.hpp"
 #include "harness/io/score_files.hpp"
 #include "harness/scoring/run_settings.hpp"
 #include "harness/support/environment.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/faults.hpp"
+#include "harness/support/interrupt.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/process.hpp"
 #include "harness/support/text.hpp"
+#include "harness/vectors/clip_spec.hpp"
 
 namespace twinproof {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/report/vmaf_output.hpp"
+#include "harness/support/numbers.hpp"
 
 namespace twinproof {
 
@@ -66,12 +66,6 @@ std::uint64_t ulp_distance(double a, double b) {
   const std::int64_t ia = ordered(a), ib = ordered(b);
   return ia > ib ? static_cast<std::uint64_t>(ia) - static_cast<std::uint64_t>(ib)
                  : static_cast<std::uint64_t>(ib) - static_cast<std::uint64_t>(ia);
-}
-
-std::string hex(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
 }
 
 std::optional<double> parse_double(const std::string& s) {

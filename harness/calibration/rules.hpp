@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "harness/support/numbers.hpp"
+
 namespace twinproof {
 
 struct Tolerance {
@@ -33,8 +35,7 @@ struct Tolerance {
 // representable values (+0 and -0 are 0 apart). NaN gives UINT64_MAX.
 std::uint64_t ulp_distance(double a, double b);
 
-// "%a" of a double: 0x1.5e5926p+4. And its inverse (also accepts decimal); nullopt if malformed.
-std::string hex(double v);
+// The inverse of hex() (support/numbers.hpp; decimal too); nullopt if malformed.
 std::optional<double> parse_double(const std::string& s);
 
 struct ValueComparison {

@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/json_file.hpp"
 
 namespace twinproof {
 namespace fs = std::filesystem;

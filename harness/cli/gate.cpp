@@ -8,14 +8,14 @@
 #include <unistd.h>
 
 #include "extractors/devices.hpp"
-#include "harness/calibration/calibrate.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/gate/calibrate.hpp"
 #include "harness/gate/gate.hpp"
-#include "harness/gate/interrupt.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/report/render.hpp"
 #include "harness/support/environment.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/interrupt.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/paths.hpp"
 
 namespace twinproof::cli {

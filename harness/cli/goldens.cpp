@@ -9,8 +9,8 @@
 #include "harness/cli/commands.hpp"
 #include "harness/gate/matrix.hpp"
 #include "harness/goldens/goldens.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/parallel.hpp"
 #include "harness/support/paths.hpp"
 

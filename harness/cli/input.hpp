@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/io/clip_spec.hpp"
+#include "harness/vectors/clip_spec.hpp"
 
 namespace twinproof::cli {
 

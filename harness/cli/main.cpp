@@ -10,10 +10,10 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/gate/faults.hpp"
 #include "harness/plugins/plugin_twin.hpp"
 #include "harness/support/errors.hpp"
 #include "harness/support/exit_guard.hpp"
+#include "harness/support/faults.hpp"
 #include "harness/support/version.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 
 #include "extractors/registry.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/scoring/repro.hpp"
+#include "harness/gate/repro.hpp"
 #include "harness/support/errors.hpp"
 #include "harness/vectors/vectors.hpp"
 

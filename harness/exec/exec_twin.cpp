@@ -19,11 +19,11 @@
 
 #include "extractors/feature.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/gate/faults.hpp"
-#include "harness/gate/interrupt.hpp"
 #include "harness/io/frame.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/faults.hpp"
+#include "harness/support/interrupt.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/process.hpp"
 #include "harness/support/sha256.hpp"
 

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "extractors/feature.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/paths.hpp"
 
 namespace twinproof {

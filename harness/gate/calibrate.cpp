@@ -1,4 +1,4 @@
-#include "harness/calibration/calibrate.hpp"
+#include "harness/gate/calibrate.hpp"
 
 #include <cmath>
 #include <limits>
@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/json_file.hpp"
 
 namespace twinproof {
 using nlohmann::json;

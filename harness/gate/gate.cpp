@@ -14,14 +14,14 @@
 #include <fmt/ranges.h>
 
 #include "extractors/devices.hpp"
-#include "harness/gate/faults.hpp"
-#include "harness/gate/interrupt.hpp"
 #include "harness/gate/plan.hpp"
 #include "harness/gate/record.hpp"
 #include "harness/gate/watchdog.hpp"
 #include "harness/report/render.hpp"
 #include "harness/support/environment.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/faults.hpp"
+#include "harness/support/interrupt.hpp"
 #include "harness/support/parallel.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/vectors/vectors.hpp"

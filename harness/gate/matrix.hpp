@@ -12,38 +12,9 @@
 #include <vector>
 
 #include "extractors/extractor.hpp"
+#include "harness/support/cell.hpp"
 
 namespace twinproof {
-
-enum class CellKind {
-  parity,      // a twin against the reference, judged by the calibration table
-  regression,  // the reference against its goldens, exact
-};
-std::string_view to_string(CellKind k);
-
-struct Cell {
-  std::string id;  // feature/twin/vector/NNb/CCC/option_set
-  CellKind kind = CellKind::parity;
-  std::string feature, reference, twin;
-  std::string vector;  // base vector id, or a pair's: "VECTOR~DISTORTION"
-  int bitdepth = 8;
-  Chroma chroma = Chroma::c420;
-  std::string option_set;
-  OptionList options;
-  std::string golden;  // regression cells: the golden case or refusal id
-
-  // The reference run this cell needs: shared by every twin of the same input and options.
-  std::string unit() const;
-};
-
-// A cell's record: id, kind, feature, reference, twin, vector, bitdepth, chroma, option_set,
-// options, golden. Results records and repro bundles both start from it.
-nlohmann::json to_json(const Cell& c);
-// The same read back (options and golden may be absent: older records); throws std::exception.
-Cell cell_from_json(const nlohmann::json& j);
-
-std::string cell_id(const std::string& feature, const std::string& twin, const std::string& vector, int bitdepth, Chroma chroma,
-                    const std::string& option_set);
 
 // A matrix covers one feature, or several ("features": [block, ...]); a block names its feature,
 // optionally its reference (default: the feature's), option sets, axes and rules. The twin axis
@@ -54,10 +25,6 @@ struct Matrix {
   std::vector<std::string> features;  // in file order
   std::vector<Cell> cells;            // sorted by id
 };
-
-// A name that becomes one part of a cell id and of paths (option sets, vector ids in bundles): 1 to
-// 64 of A-Z a-z 0-9 _ - . = + ~, not starting with '.' ('~' joins a pair's vector and distortion).
-bool is_plain_name(std::string_view name);
 
 // Loads and expands a matrix file. Throws InputError naming the file and the field.
 Matrix load_matrix(const std::filesystem::path& file);

@@ -1,5 +1,5 @@
 #include "harness/gate/record.hpp"
-#include "harness/io/json_file.hpp"
+#include "harness/support/json_file.hpp"
 
 #include <cerrno>
 #include <cstdio>

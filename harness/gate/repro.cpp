@@ -1,4 +1,4 @@
-#include "harness/scoring/repro.hpp"
+#include "harness/gate/repro.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,12 +16,12 @@
 #include "extractors/registry.hpp"
 #include "harness/calibration/table.hpp"
 #include "harness/exec/twins_file.hpp"
-#include "harness/gate/faults.hpp"
 #include "harness/goldens/goldens.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/scoring/twin_check.hpp"
 #include "harness/support/environment.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/faults.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"

@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "extractors/feature.hpp"
-#include "harness/gate/faults.hpp"
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/faults.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/vectors/vectors.hpp"
 

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/json_file.hpp"
 
 namespace twinproof {
 using nlohmann::json;

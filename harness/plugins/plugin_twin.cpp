@@ -16,8 +16,8 @@
 #include "extractors/feature.hpp"
 #include "extractors/registry.hpp"
 #include "extractors/twinproof_plugin.h"
-#include "harness/gate/faults.hpp"
 #include "harness/support/exit_guard.hpp"
+#include "harness/support/faults.hpp"
 #include "harness/support/process.hpp"
 #include "harness/support/sha256.hpp"
 

@@ -1,5 +1,5 @@
 #include "harness/report/render.hpp"
-#include "harness/io/json_file.hpp"
+#include "harness/support/json_file.hpp"
 
 #include "harness/support/paths.hpp"
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/gate/matrix.hpp"
+#include "harness/support/cell.hpp"
 
 namespace twinproof {
 

@@ -1,5 +1,5 @@
 #include "harness/report/vmaf_output.hpp"
-#include "harness/io/json_file.hpp"
+#include "harness/support/json_file.hpp"
 
 #include <cmath>
 
@@ -19,25 +19,6 @@ VmafFormat parse_vmaf_format(std::string_view text, std::string_view flag) {
   if (text == "csv") return VmafFormat::csv;
   if (text == "sub") return VmafFormat::sub;
   throw UsageError(std::string(flag), std::string(text), fmt::format("{} '{}': expected json, xml, csv or sub", flag, text));
-}
-
-NumberStyle parse_number_style(std::string_view text, std::string_view flag) {
-  if (text == "exact") return NumberStyle::exact;
-  if (text == "vmaf") return NumberStyle::vmaf;
-  throw UsageError(std::string(flag), std::string(text), fmt::format("{} '{}': expected exact or vmaf", flag, text));
-}
-
-std::string format_number(double v, NumberStyle style) {
-  if (std::isnan(v)) return "nan";
-  if (style == NumberStyle::exact || std::isinf(v)) return fmt::format("{}", v);
-  // libvmaf counts the zeros that open the fraction; past six, %.6f would print 0.000000.
-  double fraction = std::fabs(v) - std::trunc(std::fabs(v));
-  int zeros = 0;
-  while (fraction < 1.0 && fraction != 0) {
-    fraction *= 10;
-    ++zeros;
-  }
-  return fmt::sprintf(zeros <= 6 ? "%.6f" : "%.16f", v);
 }
 
 namespace {

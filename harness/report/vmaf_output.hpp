@@ -10,19 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/scoring/scores.hpp"
+#include "harness/support/numbers.hpp"
 
 namespace twinproof {
 
 enum class VmafFormat { json, xml, csv, sub };
 // "json", "xml", "csv", "sub"; throws ConfigError naming `flag`.
 VmafFormat parse_vmaf_format(std::string_view text, std::string_view flag);
-
-enum class NumberStyle {
-  exact,  // the shortest text that reads back as the same double (what proves bit equality)
-  vmaf,   // libvmaf's printf: %.6f, or %.16f when the fraction starts with more than 6 zeros
-};
-NumberStyle parse_number_style(std::string_view text, std::string_view flag);
-std::string format_number(double v, NumberStyle style);
 
 struct VmafDocument {
   const ScoreTable* table = nullptr;

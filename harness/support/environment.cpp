@@ -11,7 +11,6 @@
 
 #include "extractors/devices.hpp"
 #include "extractors/simd.hpp"
-#include "harness/calibration/table.hpp"
 #include "harness/support/version.hpp"
 
 namespace twinproof {

@@ -1,4 +1,4 @@
-#include "harness/gate/faults.hpp"
+#include "harness/support/faults.hpp"
 
 #include <new>
 #include <system_error>

@@ -1,4 +1,4 @@
-#include "harness/gate/interrupt.hpp"
+#include "harness/support/interrupt.hpp"
 
 #include <atomic>
 #include <csignal>

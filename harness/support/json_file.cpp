@@ -1,4 +1,4 @@
-#include "harness/io/json_file.hpp"
+#include "harness/support/json_file.hpp"
 
 #include <algorithm>
 #include <fstream>

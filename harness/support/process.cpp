@@ -12,7 +12,7 @@
 #include <boost/process.hpp>
 
 #include "extractors/extractor.hpp"
-#include "harness/gate/interrupt.hpp"
+#include "harness/support/interrupt.hpp"
 
 namespace twinproof {
 namespace bp = boost::process;

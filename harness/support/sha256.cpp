@@ -1,13 +1,15 @@
 #include "harness/support/sha256.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
 
-#include "harness/io/frame.hpp"
+#include "harness/support/errors.hpp"
 
 namespace twinproof {
 
@@ -38,14 +40,15 @@ std::string sha256_hex(const void* data, std::size_t n) {
 }
 
 std::string sha256_file(const std::string& path) {
-  InputFile in(path);
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw InputError(path, "file", path, std::strerror(errno));
   Sha256 h;
   std::vector<unsigned char> buf(1 << 20);
-  for (;;) {
-    const std::size_t got = in.read(buf.data(), buf.size());
-    if (got == 0) break;
-    h.update(buf.data(), got);
-  }
+  std::size_t got = 0;
+  while ((got = std::fread(buf.data(), 1, buf.size(), f)) > 0) h.update(buf.data(), got);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) throw InputError(path, "file", path, std::string("read failed: ") + std::strerror(errno));
   return h.hex_digest();
 }
 

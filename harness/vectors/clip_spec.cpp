@@ -1,4 +1,4 @@
-#include "harness/io/clip_spec.hpp"
+#include "harness/vectors/clip_spec.hpp"
 
 #include <fmt/format.h>
 

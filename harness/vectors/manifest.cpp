@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/io/json_file.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/json_file.hpp"
 #include "harness/support/paths.hpp"
 #include "harness/support/sha256.hpp"
 #include "harness/vectors/vectors.hpp"

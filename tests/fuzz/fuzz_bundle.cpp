@@ -1,6 +1,6 @@
 // Repro bundles: the input is a bundle's cell.json; the bundle around it is whole (frames and
 // SHA256SUMS rewritten to match), so every field check of the loader is reached.
-#include "harness/scoring/repro.hpp"
+#include "harness/gate/repro.hpp"
 #include "harness/support/sha256.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 

@@ -1,7 +1,7 @@
 // Matrix files: parsed with the project's limits, then expanded against the project's manifest
 // and goldens.
 #include "harness/gate/matrix.hpp"
-#include "harness/io/json_file.hpp"
+#include "harness/support/json_file.hpp"
 #include "tests/fuzz/fuzz_input.hpp"
 
 TWINPROOF_FUZZ_USES_PROJECT_DATA
