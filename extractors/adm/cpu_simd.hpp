@@ -1,5 +1,5 @@
-// adm's cpu-simd kernels, one set per ISA (cpu_simd_avx2.cpp, cpu_simd_avx512.cpp, each compiled
-// for that ISA alone), chosen at run time by cpu_simd.cpp. Each does what the CpuAdmEngine hook of
+// adm's cpu-simd kernels, one set per ISA (cpu_simd_isa.cpp, compiled once per ISA,
+// each copy for that ISA alone), chosen at run time by cpu_simd.cpp. Each does what the CpuAdmEngine hook of
 // the same name does, for the rows it is given.
 #pragma once
 

@@ -1,5 +1,5 @@
-// psnr's cpu-simd kernels per ISA (cpu_simd_avx2.cpp, cpu_simd_avx512.cpp, each compiled for its
-// ISA alone), chosen at run time by cpu_simd.cpp.
+// psnr's cpu-simd kernels per ISA (cpu_simd_isa.cpp, compiled once per ISA,
+// each copy for its ISA alone), chosen at run time by cpu_simd.cpp.
 #pragma once
 
 #include "extractors/psnr/cpu.hpp"

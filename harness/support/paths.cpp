@@ -140,20 +140,21 @@ OutputFile::OutputFile(const fs::path& target, std::string flag, std::string wha
   const auto refuse = [&](const std::string& why) { return InputError(name, flag_, name, why); };
   refuse_output_onto_input(target, flag_);
   struct stat st {};
-  if (::lstat(target.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw refuse("is a folder: name a file to write");
-    if (S_ISLNK(st.st_mode) && owner == OutputOwner::user) target_ = link_destination(target, flag_);
-  }
-  // What a user's target (or its link's end) is decides: a regular file or nothing is replaced
-  // whole; a device or a pipe cannot be, and is written through. twinproof's own files are always
-  // replaced whole.
-  if (owner == OutputOwner::user && ::stat(target_.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw refuse("is a folder: name a file to write");
-    if (!S_ISREG(st.st_mode)) {
-      through_ = true;
-      writing_ = target_;
-      return;
+  if (::lstat(target.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw refuse("is a folder: name a file to write");
+  if (owner == OutputOwner::user) {
+    // What a user's target is at the end of its links decides: a device or a pipe (/dev/stdout,
+    // a FIFO) cannot be replaced and is written through, by the path given; a regular file or
+    // nothing is replaced whole, where the links end (the links stay). twinproof's own files are
+    // always replaced whole, links and all.
+    if (::stat(target.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) throw refuse("is a folder: name a file to write");
+      if (!S_ISREG(st.st_mode)) {
+        through_ = true;
+        writing_ = target_;
+        return;
+      }
     }
+    target_ = link_destination(target, flag_);
   }
   const fs::path dir = target_.parent_path().empty() ? fs::path(".") : target_.parent_path();
   std::string pattern = (dir / ("." + target_.filename().string() + ".XXXXXX")).string();

@@ -315,6 +315,8 @@ def cases():
              setup=lambda tmp: os.symlink(os.path.join(tmp, "target.json"), os.path.join(tmp, "link.json")),
              check=lambda tmp: still_symlink("link.json")(tmp) or (None if os.path.getsize(os.path.join(tmp, "target.json")) > 0
                                                                    else "nothing written through the link")))
+    add(Case("score --json /dev/stdout, a pipe at the links' end", ["score", "vector:check_pan64x48", "--json", "/dev/stdout", "-q"],
+             0, '"frames"'))
     add(Case("score --json into a folder", ["score", "vector:check_pan64x48", "--json", "{tmp}/d"], 2, "is a folder",
              setup=lambda tmp: os.makedirs(os.path.join(tmp, "d"))))
     add(Case("vectors make -O DIR", ["vectors", "make", "check_pan64x48", "-O", "{tmp}/d"], 2, "is a folder",
