@@ -27,15 +27,6 @@ std::string CalibrationRow::describe() const {
   return fmt::format("row {} ({}): {}", index, key, tolerance.describe());
 }
 
-std::string today_utc() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
-
 bool is_calendar_date(std::string_view s) {
   // Exactly YYYY-MM-DD, zero-padded, naming a real day: then the text order is the date order.
   if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;

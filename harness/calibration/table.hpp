@@ -111,7 +111,4 @@ const DeviceDescription* host_device(int ordinal);
 // The compute capability ("9.0") of a GPU backend's device, "" for host backends or no device.
 std::string compute_capability_of(bool gpu_backend, int device);
 
-// Today's date as YYYY-MM-DD (UTC).
-std::string today_utc();
-
 }  // namespace twinproof

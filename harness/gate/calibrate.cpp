@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/support/environment.hpp"
 #include "harness/support/errors.hpp"
 #include "harness/support/json_file.hpp"
 

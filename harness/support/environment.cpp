@@ -1,5 +1,6 @@
 #include "harness/support/environment.hpp"
 
+#include <chrono>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -42,6 +43,12 @@ std::string compiler_name() {
 }
 
 }  // namespace
+
+std::string today_utc() {
+  const std::chrono::year_month_day day{std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now())};
+  return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(day.year()), static_cast<unsigned>(day.month()),
+                     static_cast<unsigned>(day.day()));
+}
 
 json environment_fingerprint() {
   // The CPU flags that matter to this project's code paths.
