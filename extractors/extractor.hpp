@@ -109,6 +109,13 @@ class RefusedConfiguration : public ConfigError {
  public:
   using ConfigError::ConfigError;
 };
+// A refusal of a file the run reads beside its clips (a model file): its message names that file,
+// the field in it and the value, and is the whole line: no clip is its subject.
+class FileRefusal : public RefusedConfiguration {
+ public:
+  FileRefusal(const std::string& file, const std::string& field, const std::string& value, const std::string& why)
+      : RefusedConfiguration(file + ": " + field, value, file + ": " + field + " = " + value + ": " + why) {}
+};
 // The backend cannot run on this machine (built without CUDA, no usable device).
 class BackendUnavailable : public ConfigError {
  public:

@@ -64,7 +64,12 @@ class ModelExtractor final : public Extractor, private ScoreSink {
     for (Part& p : parts_) {
       if (auto it = prepared_.find(p.feature); it != prepared_.end() && it->second) p.extractor = std::move(it->second);
       else p.extractor = make_part(p.feature, p.backend, p.wanted.front().first);
-      p.extractor->init(fmt, p.options);
+      try {
+        p.extractor->init(fmt, p.options);
+      } catch (const ConfigError& e) {
+        refuse_as_model_field(p, e);
+        throw;
+      }
     }
     pending_.clear();
     first_pending_ = 0;
@@ -144,6 +149,21 @@ class ModelExtractor final : public Extractor, private ScoreSink {
   }
 
  private:
+  // An option the model gives a feature (feature_opts_dicts) that the feature refuses is a field of
+  // the model file: the refusal names the file, the field and the value.
+  void refuse_as_model_field(const Part& p, const ConfigError& e) const {
+    const FeatureDescriptor& d = feature_or_throw(p.feature);
+    for (std::size_t i = 0; i < model_.features.size(); ++i) {
+      if (model_.features[i].feature != p.feature) continue;
+      for (const auto& [name, value] : model_.features[i].options) {
+        const OptionSpec* spec = find_option(d.options, name);
+        if (e.subject() == "option " + name || (spec != nullptr && e.subject() == std::string("option ") + spec->name))
+          throw FileRefusal("model " + model_.source, fmt::format("model_dict.feature_opts_dicts[{}].{}", i, name), value,
+                            e.what());
+      }
+    }
+  }
+
   std::string backend_for(const std::string& feature) const {
     const auto it = overrides_.find(feature);
     return it == overrides_.end() ? backend_ : it->second;
@@ -179,15 +199,17 @@ class ModelExtractor final : public Extractor, private ScoreSink {
       pending_.pop_front();
       const unsigned label = first_pending_++;
       const double score = predict(model_, f.values);
-      // A model whose numbers are in range one by one can still overflow a double together: such a
-      // frame has no score, and nan must never reach a document as one.
-      if (!std::isfinite(score))
-        throw RefusedConfiguration("model " + model_.source, fmt::format("frame {}", label),
-                                   fmt::format("model {}: the prediction of frame {} is {}: the model's numbers overflow a "
-                                               "double on these features",
-                                               model_.source, label, score));
       pool_.add(score);
       const double scores[] = {score, pool_.mean(), pool_.harmonic_mean(), pool_.min(), pool_.max()};
+      // A model whose numbers are in range one by one can still overflow a double together (a
+      // score near the largest double, whose pooled mean overflows): such a frame has no score,
+      // and nan or inf must never reach a document as one.
+      for (std::size_t k = 0; k < std::size(kScoreMetrics); ++k)
+        if (!std::isfinite(scores[k]))
+          throw RefusedConfiguration("model " + model_.source, fmt::format("frame {}", label),
+                                     fmt::format("model {}: the {} of frame {} is {}: the model's numbers overflow a double "
+                                                 "on these features",
+                                                 model_.source, kScoreMetrics[k], label, scores[k]));
       if (ctx_.capture_stages) captured_.clear();
       auto put_one = [&](const std::string& metric, double v) {
         if (ctx_.capture_stages) captured_.emplace_back(fmt::format("{}[{}]", metric, label), v);

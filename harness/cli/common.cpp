@@ -49,7 +49,12 @@ void harden(CLI::App& app) {
 
 void harden_numeric_options(CLI::App& app) { harden(app); }
 
-void print_columns(const std::vector<std::vector<std::string>>& rows, const std::vector<std::size_t>& right) {
+void print_columns(const std::vector<std::vector<std::string>>& given, const std::vector<std::size_t>& right) {
+  // Cells come from outside too (a twins file's summary, a cached file's path): control bytes are
+  // shown as \xNN, never sent to the terminal.
+  std::vector<std::vector<std::string>> rows = given;
+  for (auto& row : rows)
+    for (std::string& cell : row) cell = escape_control(cell);
   std::vector<std::size_t> width;
   for (const auto& row : rows)
     for (std::size_t c = 0; c < row.size(); ++c) {

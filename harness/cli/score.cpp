@@ -1,6 +1,7 @@
 // twinproof score: one input through one backend, a per-frame table or vmaf-shaped JSON.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -234,6 +235,8 @@ void score_runs(const ScoreArgs& a, const FrameRange& range, std::vector<Feature
     auto ex = make_extractor(b, ctx);
     try {
       r.table = run_extractor(*ex, clips, r.options, run);
+    } catch (const FileRefusal&) {
+      throw;  // names its own file (a model's field), not the clip
     } catch (const ConfigError& e) {
       throw in_file(src->name(), e);
     }
@@ -303,6 +306,16 @@ void write_document(const ScoreArgs& a, const DocumentPlan& plan, NumberStyle st
   else write_file(plan.destination, text, "the score output");
 }
 
+// A score that is not a number (or infinite) is no score: a backend that gave one (an outside
+// program's nan, say) ends the run with one line, and nothing is written.
+void refuse_non_finite(const ScoreArgs& a, const ScoreTable& table, const std::string& source_name) {
+  for (const auto& [metric, column] : table.columns())
+    for (std::size_t i = 0; i < column.size(); ++i)
+      if (column[i] && !std::isfinite(*column[i]))
+        throw InputError(source_name, fmt::format("frame {} {}", table.first_frame() + i, metric), fmt::format("{}", *column[i]),
+                         fmt::format("backend {} gave a score that is not a finite number: nothing is written", a.backend));
+}
+
 // The document never lands on a file the run reads: checked before any frame is scored against
 // what the command line names (the clips, and options that name files, such as a model's path),
 // as OutputFile checks it again against every file the run opened.
@@ -336,6 +349,7 @@ int run_score(const ScoreArgs& a) {
   // Everything is known before anything is printed: a failure above leaves no partial table.
   std::vector<std::pair<std::string, std::string>> columns;
   const ScoreTable table = merge_runs(a, runs, columns);
+  refuse_non_finite(a, table, source_name);
   std::string names;
   for (const FeatureRun& r : runs) names += (names.empty() ? "" : ", ") + std::string(r.feature->name);
   if (plan) {

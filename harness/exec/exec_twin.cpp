@@ -59,7 +59,12 @@ Located locate(const ExecTwinSpec& s) {
     }
     case ExecTwinSpec::Locate::program: {
       const fs::path found = find_program(s.locate_value);
-      if (found.empty() || ::access(found.c_str(), X_OK) != 0) return missing(s.locate_value + " is not in PATH");
+      if (found.empty()) return missing(s.locate_value + " is not in PATH");
+      // A folder is executable as far as access(2) says, and a device or FIFO may be: a program
+      // is a regular file that may be run.
+      std::error_code ec;
+      if (!fs::is_regular_file(found, ec) || ::access(found.c_str(), X_OK) != 0)
+        return missing(fmt::format("{}: not an executable file", escape_control(found.string())));
       return {found, {}};
     }
     case ExecTwinSpec::Locate::env: {

@@ -223,6 +223,8 @@ std::vector<ExecTwinSpec> variants_of(const ExecTwinSpec& base, const json& t, c
       for (const json& n : *f) {
         if (!n.is_string() || std::find(base.features.begin(), base.features.end(), n.get<std::string>()) == base.features.end())
           throw InputError(file, at + ".features", json_excerpt(n), "one of the twin's features");
+        if (std::find(s.features.begin(), s.features.end(), n.get<std::string>()) != s.features.end())
+          throw InputError(file, at + ".features", json_excerpt(n), "listed twice");
         s.features.push_back(n.get<std::string>());
       }
     }
@@ -502,6 +504,8 @@ ExecTwinSpec parse_twin(const json& t, const std::string& file, const std::strin
     if (!f.is_string() || find_feature(f.get<std::string>()) == nullptr)
       throw InputError(file, fmt::format("{}.features[{}]", where, i), json_excerpt(f),
                        "no such feature (see `twinproof features`)");
+    if (std::find(s.features.begin(), s.features.end(), f.get<std::string>()) != s.features.end())
+      throw InputError(file, fmt::format("{}.features[{}]", where, i), json_excerpt(f), "listed twice");
     s.features.push_back(f.get<std::string>());
   }
   s.summary = r.text("summary", true);

@@ -765,7 +765,7 @@ def cases():
              files={"m.json": model(n=1000000)}))
     add(Case("-m path= a support vector of NaN", pair + ["-m", "path={tmp}/m.json"], 2, "SV 0 value = nan: is not finite",
              files={"m.json": model(sv="1 1:nan\n")}))
-    add(Case("-m path= a slope of 1e999", pair + ["-m", "path={tmp}/m.json"], 2, "(file) = a number: out of a double's range",
+    add(Case("-m path= a slope of 1e999", pair + ["-m", "path={tmp}/m.json"], 2, ": 1e999: out of a double's range",
              files={"m.json": model(slopes="[1e999, 1]").replace('"[1e999, 1]"', "[1e999, 1]")}))
     add(Case("-m path= an index past the features", pair + ["-m", "path={tmp}/m.json"], 2, "SV 0 = 7:0.5: the model has 1 features",
              files={"m.json": model(sv="1 7:0.5\n")}))
@@ -1035,7 +1035,7 @@ def cases():
              files={"m.json": model().replace("gamma 0.04", "gamma -1000")}))
     add(Case("model with knots at +-1e308", pair + ["-m", "path={tmp}/m.json"], 2, "further apart than a double holds",
              files={"m.json": model(score_transform={"enabled": True, "knots": [[-1e308, 0], [1e308, 100]]})}))
-    add(Case("model whose prediction overflows", pair + ["-m", "path={tmp}/m.json"], 2, "the prediction of frame 0 is inf",
+    add(Case("model whose prediction overflows", pair + ["-m", "path={tmp}/m.json"], 2, "the vmaf of frame 0 is inf",
              files={"m.json": model(sv="1e308 1:0.5\n").replace("rho 1", "rho -1e308")}))
     # 6, 7: a feature listed six times; a model file of 500 MB refused before it is read.
     adm2 = "VMAF_integer_feature_adm2_score"
@@ -1074,6 +1074,41 @@ def cases():
     y4m_64 = b"YUV4MPEG2 W64 H48 F25:1 C420jpeg\n" + (b"FRAME\n" + b"\x10" * 4608) * 3
     add(Case("score header with an escape in the file name", ["score", "{tmp}/a\x1b[2Jb.y4m", "--feature", "psnr"], 0, "\\x1b[2Jb",
              files={"a\x1b[2Jb.y4m": y4m_64}, absent="\x1b"))
+    # Round four (this milestone's surfaces: models, feature options through models, twins files):
+    # what it found, each answered with one line.
+    def shipped_model(**over):
+        d = json.loads(model_text)
+        d["model_dict"].update(over)
+        return json.dumps(d)
+    add(Case("model whose pooled mean overflows (score_clip at 1.7e308)", pair + ["-m", "path={tmp}/m.json"], 2,
+             "the vmaf_mean of frame 1 is inf", files={"m.json": shipped_model(score_clip=[1.7e308, 1.7e308])}))
+    add(Case("model feature option out of range names the model's field", pair + ["-m", "path={tmp}/m.json"], 2,
+             "m.json: model_dict.feature_opts_dicts[0].adm_enhn_gain_limit = -1: ",
+             files={"m.json": shipped_model(feature_opts_dicts=[{"adm_enhn_gain_limit": "-1"}, {}, {}, {}, {}, {}])},
+             absent="odd175_420"))
+    add(Case("model refusal names the model, not the clip", pair + ["-m", "path={tmp}/m.json"], 2,
+             "m.json: model_dict.score_clip[0] = \"nan\": expected a number",
+             files={"m.json": shipped_model(score_clip=["nan", 100])}, absent="odd175_420"))
+    nan_twin = {"schema": 1, "twins": [{
+        "name": "nan-twin", "features": ["float_motion"], "summary": "s", "executable": {"program": "sh"},
+        "command": ["{exe}", "-c", "printf 'Frame,motion,motion2,motion3,\\n0,nan,nan,nan,\\n1,nan,nan,nan,\\n2,nan,nan,nan,\\n' > \"$1\"", "{input}", "{output}"],
+        "options": "none", "input": "y4m", "output": {"format": "csv", "from": "file"}, "metrics": "twinproof", "timeout_s": 20}]}
+    add(Case("score --backend of an exec twin that prints nan", ["--twins", "{tmp}/t.json", "score", "vector:check_pan64x48",
+                                                                  "--feature", "float_motion", "--backend", "nan-twin", "-q", "--json",
+                                                                  "{tmp}/o.json"], 2, "not a finite number: nothing is written",
+             files={"t.json": json.dumps(nan_twin)}, check=no_file("o.json")))
+    ctl_twin = json.loads(json.dumps(nan_twin))
+    ctl_twin["twins"][0].update(name="ctl-twin", summary="x\u001b[31mRED\u0007")
+    add(Case("backends prints a twin's summary with its control bytes escaped", ["--twins", "{tmp}/t.json", "backends"], 0,
+             "x\\x1b[31mRED\\x07", files={"t.json": json.dumps(ctl_twin)}, absent="\x1b"))
+    folder_twin = json.loads(json.dumps(nan_twin))
+    folder_twin["twins"][0].update(name="folder-twin", executable={"program": "/tmp"})
+    add(Case("an exec twin whose program is a folder is not available", ["--twins", "{tmp}/t.json", "backends"], 0,
+             "/tmp: not an executable file", files={"t.json": json.dumps(folder_twin)}))
+    dup_twin = json.loads(json.dumps(nan_twin))
+    dup_twin["twins"][0].update(name="dup-twin", features=["float_motion", "float_motion"])
+    add(Case("a twin listing a feature twice", ["--twins", "{tmp}/t.json", "backends"], 2, "twins[0].features[1] '\"float_motion\"': listed twice",
+             files={"t.json": json.dumps(dup_twin)}))
     add(Case("bench header with an escape in the file name", ["bench", "--from-file", "{tmp}/a\x1b[2Jb.y4m", "--feature", "psnr",
                                                               "--backends", "cpu", "--reps", "1"], 0, "\\x1b[2Jb",
              files={"a\x1b[2Jb.y4m": y4m_64}, absent="\x1b", timeout=120))
