@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -101,24 +103,30 @@ std::string read_bounded_file(const std::filesystem::path& file, std::uintmax_t 
 
 int json_nesting_depth(std::string_view text, int limit) {
   int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (const char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
+  for_each_outside_json_strings(text, [&](std::size_t i) {
+    if (text[i] == '[' || text[i] == '{') {
       deepest = std::max(deepest, ++depth);
-      if (deepest > limit) return deepest;
-    } else if (c == ']' || c == '}') {
+      if (deepest > limit) return std::string_view::npos;
+    } else if (text[i] == ']' || text[i] == '}') {
       --depth;
     }
-  }
+    return i;
+  });
   return deepest;
+}
+
+std::optional<std::string> json_overflowing_number(std::string_view text) {
+  std::optional<std::string> found;
+  for_each_outside_json_strings(text, [&](std::size_t i) {
+    if (text[i] != '-' && (text[i] < '0' || text[i] > '9')) return i;
+    std::size_t end = i;
+    while (end < text.size() && ((text[end] >= '0' && text[end] <= '9') || std::strchr("+-.eE", text[end]) != nullptr)) ++end;
+    const std::string token(text.substr(i, end - i));
+    if (!std::isinf(std::strtod(token.c_str(), nullptr))) return end - 1;
+    found = fmt::format("byte {}: {}", i, token.substr(0, 40));
+    return std::string_view::npos;
+  });
+  return found;
 }
 
 }  // namespace twinproof

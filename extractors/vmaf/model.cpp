@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -35,31 +33,6 @@ constexpr int kMaxModelDepth = 64;
 // Every refusal names the model, the field and the value.
 [[noreturn]] void refuse(const std::string& source, const std::string& field, const std::string& value, const std::string& why) {
   throw FileRefusal("model " + source, field, value, why);
-}
-
-// The first number of a JSON text that a double cannot hold, as "byte N: TEXT"; the parser's
-// own fault says neither where nor what.
-std::string overflowing_number(std::string_view text) {
-  bool in_string = false, escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      std::size_t j = i;
-      while (j < text.size() && ((text[j] >= '0' && text[j] <= '9') || std::strchr("+-.eE", text[j]) != nullptr)) ++j;
-      const std::string token(text.substr(i, j - i));
-      if (std::isinf(std::strtod(token.c_str(), nullptr))) return fmt::format("byte {}: {}", i, token.substr(0, 40));
-      i = j - 1;
-    }
-  }
-  return "a number";
 }
 
 std::string excerpt(const json& j) {
@@ -345,7 +318,7 @@ Model parse_model(std::string_view text, const std::string& source, ModelFlags f
     refuse(source, "(file)", fmt::format("byte {}", e.byte), "not JSON there");
   } catch (const json::exception&) {
     // A number JSON allows and a double cannot hold (1e999).
-    refuse(source, "(file)", overflowing_number(text), "out of a double's range");
+    refuse(source, "(file)", json_overflowing_number(text).value_or("a number"), "out of a double's range");
   }
   if (!doc.is_object() || !doc.contains("model_dict")) refuse(source, "model_dict", "(missing)", "not a libvmaf JSON model");
   Model m;
