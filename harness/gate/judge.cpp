@@ -169,7 +169,8 @@ CellResult judge_regression(const Cell& cell, const Outcome& ref) {
     r.detail = ref.message;
     return r;
   }
-  const GoldenFile g = load_golden_file(data_root() / "goldens" / cell.feature / (cell.vector + ".json"));
+  const std::shared_ptr<const GoldenFile> file = golden_file_of(cell);
+  const GoldenFile& g = *file;
   for (const GoldenRefusal& refusal : g.refusals)
     if (refusal.id == cell.golden) {
       r.status = ref.kind == K::refused ? CellStatus::pass : CellStatus::fail;

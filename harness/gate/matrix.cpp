@@ -188,8 +188,9 @@ std::pair<int, Chroma> cell_format(const VectorSpec& v, const std::string& d, co
 
 // The cell at these coordinates; nullopt for the reference where no golden of the vector holds
 // its options (or the format is not the vector's own).
-std::optional<Cell> make_cell(const Block& b, const std::map<std::string, GoldenFile>& goldens, const std::string& twin,
-                              const std::string& vid, int bitdepth, Chroma chroma, const std::string& o, bool native) {
+std::optional<Cell> make_cell(const Block& b, const std::map<std::string, std::shared_ptr<const GoldenFile>>& goldens,
+                              const std::string& twin, const std::string& vid, int bitdepth, Chroma chroma, const std::string& o,
+                              bool native) {
   Cell cell;
   cell.feature = b.feature_name;
   cell.reference = b.reference;
@@ -205,11 +206,12 @@ std::optional<Cell> make_cell(const Block& b, const std::map<std::string, Golden
     cell.kind = CellKind::regression;
     const auto g = goldens.find(vid);
     if (!native || g == goldens.end()) return std::nullopt;
-    for (const GoldenCase& gc : g->second.cases)
+    for (const GoldenCase& gc : g->second->cases)
       if (same_options(gc.options, cell.options)) cell.golden = gc.id;
-    for (const GoldenRefusal& gr : g->second.refusals)
+    for (const GoldenRefusal& gr : g->second->refusals)
       if (same_options(gr.options, cell.options)) cell.golden = gr.id;
     if (cell.golden.empty()) return std::nullopt;
+    cell.golden_file = g->second;
   }
   return cell;
 }
@@ -221,8 +223,11 @@ void expand_block(const json& j, const std::string& file, const std::string& whe
   const json &include = b.include, &exclude = b.exclude;
   const Manifest& manifest = Manifest::project();
   // Goldens of this feature, by vector: for regression cells.
-  std::map<std::string, GoldenFile> goldens;
-  for (GoldenFile& g : load_goldens(b.feature_name)) goldens.emplace(g.vector, std::move(g));
+  std::map<std::string, std::shared_ptr<const GoldenFile>> goldens;
+  for (GoldenFile& g : load_goldens(b.feature_name)) {
+    std::string vector = g.vector;  // read before the file is moved away
+    goldens.emplace(std::move(vector), std::make_shared<const GoldenFile>(std::move(g)));
+  }
 
   const auto twins = expand_twins(axis(axes, file, "twin"), *b.feature), vectors = axis(axes, file, "vector"),
              depths = axis(axes, file, "bitdepth"), chromas = axis(axes, file, "chroma"), opts = axis(axes, file, "options");

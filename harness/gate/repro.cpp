@@ -438,7 +438,8 @@ namespace {
 ReproResult repro_regression(const ReproTarget& t, const ReproOptions& o, const Backend& ref_backend, ReproResult res) {
   const Cell& c = t.cell;
   res.regression = true;
-  const GoldenFile g = load_golden_file(data_root() / "goldens" / c.feature / (c.vector + ".json"));
+  const std::shared_ptr<const GoldenFile> file = golden_file_of(c);
+  const GoldenFile& g = *file;
   const auto gc = std::find_if(g.cases.begin(), g.cases.end(), [&](const GoldenCase& x) { return x.id == c.golden; });
   if (gc == g.cases.end())
     throw UsageError("cell", c.id, "regression cell without a scored golden (refusals have nothing to bisect)");

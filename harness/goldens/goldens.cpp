@@ -179,4 +179,9 @@ GoldenResult check_refusal(const Backend& b, const GoldenRefusal& g, const Extra
   return r;
 }
 
+std::shared_ptr<const GoldenFile> golden_file_of(const Cell& cell) {
+  if (cell.golden_file) return cell.golden_file;
+  return std::make_shared<const GoldenFile>(load_golden_file(data_root() / "goldens" / cell.feature / (cell.vector + ".json")));
+}
+
 }  // namespace twinproof

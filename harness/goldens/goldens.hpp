@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 
 #include "extractors/registry.hpp"
 #include "harness/scoring/scores.hpp"
+#include "harness/support/cell.hpp"
 
 namespace twinproof {
 
@@ -41,6 +43,9 @@ struct GoldenFile {
 // goldens/<feature>/*.json, sorted by vector. Throws InputError on a malformed file.
 std::vector<GoldenFile> load_goldens(const std::string& feature);
 GoldenFile load_golden_file(const std::filesystem::path& file);
+// A regression cell's golden file: the one its matrix read, or (a cell read back from a record or a
+// bundle) goldens/FEATURE/VECTOR.json read now.
+std::shared_ptr<const GoldenFile> golden_file_of(const Cell& cell);
 // The same from a parsed document (`file` names it in errors; used by the fuzz target).
 GoldenFile golden_from_json(const nlohmann::json& document, const std::filesystem::path& file);
 

@@ -3,6 +3,7 @@
 // its coordinates: feature/twin/vector/NNb/CCC/option_set.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,8 @@
 #include "extractors/extractor.hpp"
 
 namespace twinproof {
+
+struct GoldenFile;  // harness/goldens/goldens.hpp; a cell only carries one
 
 enum class CellKind {
   parity,      // a twin against the reference, judged by the calibration table
@@ -28,6 +31,9 @@ struct Cell {
   std::string option_set;
   OptionList options;
   std::string golden;  // regression cells: the golden case or refusal id
+  // Regression cells of a matrix: the golden file the matrix read to make the cell, carried so that
+  // judging and repro do not read it again (nullptr for a cell read back from a record: read by name).
+  std::shared_ptr<const GoldenFile> golden_file;
 
   // The reference run this cell needs: shared by every twin of the same input and options.
   std::string unit() const;
