@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Makes a feature's goldens with the project's libvmaf driver (libvmaf's C code: every SIMD path
-off, --cpumask -1) from a plan in scripts/golden-plans/FEATURE.json.
+off, --cpumask -1) from its test plan, extractors/FEATURE/cases.json (its pairs, option sets and
+refusals; docs/test-plans.md).
 
 Usage: scripts/goldens-from-libvmaf.py FEATURE --driver DRIVER [--twinproof BIN] [--commit SHA]
 
@@ -80,7 +81,10 @@ def main() -> int:
     ap.add_argument("--twinproof", default=str(ROOT / "build" / "ci" / "harness" / "twinproof"))
     ap.add_argument("--commit", default="unknown", help="the libvmaf commit the driver was built from")
     a = ap.parse_args()
-    PLAN = json.loads((ROOT / "scripts" / "golden-plans" / f"{a.feature}.json").read_text())
+    PLAN = json.loads((ROOT / "extractors" / a.feature / "cases.json").read_text())
+    if PLAN.get("goldens_from") != "libvmaf" or "pairs" not in PLAN:
+        raise SystemExit(f"error: extractors/{a.feature}/cases.json: field goldens_from: {PLAN.get('goldens_from')!r}: "
+                         "this script makes the goldens of a pair feature whose plan says \"libvmaf\"")
     manifest = {v["id"]: v for v in json.loads((ROOT / "vectors" / "manifest.json").read_text())["vectors"]}
     version = run([a.driver, "--version"]).stdout.strip()
     metrics = PLAN["metrics"]
@@ -141,7 +145,7 @@ def main() -> int:
                         "commit": a.commit,
                         "build": version,
                         "cpumask": "-1 (every SIMD path off: libvmaf's C code)",
-                        "made_by": f"scripts/goldens-from-libvmaf.py {a.feature} (plan scripts/golden-plans/{a.feature}.json)",
+                        "made_by": f"scripts/goldens-from-libvmaf.py {a.feature} (plan extractors/{a.feature}/cases.json)",
                         "about": PLAN["about"],
                     },
                     "cases": cases,

@@ -1,8 +1,11 @@
 // The places a feature touches, as CONTRIBUTING.md's "Adding things" lists them, checked for every
 // registered feature: the list stays short only if it stays true. A feature's own folder holds
 // what is specific to it; everything else it needs is one of these.
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -56,27 +59,58 @@ std::set<std::string> matrix_features(const std::string& file) {
 
 BOOST_AUTO_TEST_SUITE(feature_places)
 
-BOOST_AUTO_TEST_CASE(each_feature_is_one_folder_with_its_contract_descriptor_and_options) {
+BOOST_AUTO_TEST_CASE(each_feature_is_one_folder_with_its_contract_descriptor_options_and_plan) {
   const fs::path root = data_root();
   std::set<std::string> expected = feature_names();
   expected.insert("cuda");  // the shared device pieces (batches, uploads, runtime), not a feature
   BOOST_TEST(joined(folder_names(root / "extractors")) == joined(expected), "extractors/ holds one folder per feature and cuda/");
   for (const FeatureDescriptor* f : features()) {
     const fs::path dir = root / "extractors" / std::string(f->name);
-    for (const char* file : {"CONTRACT.md", "feature.cpp", "options.hpp", "options.cpp"})
+    for (const char* file : {"CONTRACT.md", "feature.cpp", "options.hpp", "options.cpp", "cases.json"})
       BOOST_TEST(fs::is_regular_file(dir / file), dir / file << " is missing");
   }
 }
 
-BOOST_AUTO_TEST_CASE(each_feature_has_a_golden_plan_and_goldens) {
+BOOST_AUTO_TEST_CASE(each_feature_plan_names_exactly_its_goldens) {
+  // A plan's golden cases (extractors/<f>/cases.json: pairs with every scored option set, refused
+  // pairs with the default options, refusals on their pairs; or clips each with its option sets)
+  // are the goldens in goldens/<f>/, case for case by vector and options: a golden no plan names,
+  // or a planned case without a golden, fails here rather than silently dropping out of the gate.
   const fs::path root = data_root();
   BOOST_TEST(joined(folder_names(root / "goldens")) == joined(feature_names()), "goldens/ holds one folder per feature");
   for (const std::string& name : feature_names()) {
-    // float_motion's and motion's goldens came from the project's oracle files
-    // (scripts/import-oracle.py); every later feature's from its plan through libvmaf's driver.
-    if (name != "float_motion" && name != "motion")
-      BOOST_TEST(fs::is_regular_file(root / "scripts" / "golden-plans" / (name + ".json")), name << " has no golden plan");
-    BOOST_TEST(!fs::is_empty(root / "goldens" / name), name << "'s goldens are empty");
+    const nlohmann::json plan = load_json(root / "extractors" / name / "cases.json");
+    nlohmann::json sets = plan.value("option_sets", nlohmann::json::object());
+    sets.update(plan.value("refusals", nlohmann::json::object()));
+    std::set<std::string> planned, golden;
+    const auto key = [](const std::string& vector, const nlohmann::json& options) { return vector + " " + options.dump(); };
+    if (plan.contains("clips")) {
+      for (const auto& [vector, names] : plan.at("clips").items())
+        for (const auto& o : names) planned.insert(key(vector, sets.at(o.get<std::string>())));
+    } else {
+      const nlohmann::json refused = plan.value("refused_pairs", nlohmann::json::object());
+      for (const auto& [vector, distortions] : plan.at("pairs").items())
+        for (const auto& d : distortions) {
+          const std::string pair = vector + "~" + d.get<std::string>();
+          const bool whole_pair_refused =
+              refused.contains(vector) && std::count(refused[vector].begin(), refused[vector].end(), d) > 0;
+          if (whole_pair_refused) planned.insert(key(pair, nlohmann::json::object()));
+          else
+            for (const auto& [set, options] : plan.at("option_sets").items()) planned.insert(key(pair, options));
+        }
+      const nlohmann::json refusals = plan.value("refusals", nlohmann::json::object());
+      for (const auto& pair : plan.value("refusals_on", nlohmann::json::array()))
+        for (const auto& [set, options] : refusals.items()) planned.insert(key(pair.get<std::string>(), options));
+    }
+    for (const auto& entry : fs::directory_iterator(root / "goldens" / name)) {
+      const nlohmann::json file = load_json(entry.path());
+      for (const char* kind : {"cases", "errors"})
+        for (const auto& c : file.value(kind, nlohmann::json::array()))
+          golden.insert(key(file.at("vector").get<std::string>(), c.at("options")));
+    }
+    BOOST_TEST(planned.size() > 0u, name << "'s plan has no cases");
+    for (const std::string& c : planned) BOOST_TEST(golden.count(c) == 1u, name << ": planned case " << c << " has no golden");
+    for (const std::string& c : golden) BOOST_TEST(planned.count(c) == 1u, name << ": golden " << c << " is in no plan");
   }
 }
 
@@ -94,19 +128,84 @@ BOOST_AUTO_TEST_CASE(each_twin_has_a_calibration_row) {
   BOOST_TEST(twins > 0);
 }
 
-BOOST_AUTO_TEST_CASE(each_feature_has_a_block_in_the_matrices_of_every_feature) {
+BOOST_AUTO_TEST_CASE(each_feature_plan_runs_it_in_the_gate_the_sweep_and_outside) {
+  // Every feature is gated, swept and run as an outside program (twinproof itself at least): its
+  // plan has those sections, and the matrices derived from the plans (scripts/derive-plans.py; the
+  // plans_current test checks they are current) have its block.
+  for (const std::string& name : feature_names()) {
+    const nlohmann::json sections = load_json(data_root() / "extractors" / name / "cases.json").at("matrices");
+    for (const char* matrix : {"gate", "sweep", "exec", "libvmaf"})
+      BOOST_TEST(sections.contains(matrix), name << "'s plan has no " << matrix << " section");
+    if (sections.contains("exec")) {
+      const auto& twins = sections["exec"].at("twins");
+      BOOST_TEST(std::count(twins.begin(), twins.end(), "exec-self") == 1, name << "'s exec section does not run exec-self");
+    }
+  }
   for (const char* file : {"gate.json", "sweep.json", "exec.json", "libvmaf.json"})
     BOOST_TEST(joined(matrix_features(file)) == joined(feature_names()),
                "ci/matrices/" << file << " has a block for every feature");
 }
 
-BOOST_AUTO_TEST_CASE(twinproof_as_an_outside_twin_runs_every_feature) {
-  // ci/twins/twinproof.json runs this program as an outside twin: it must list every feature, or
-  // the exec path of a new one goes unexercised in CI.
-  std::set<std::string> listed;
-  const nlohmann::json twins = load_json(data_root() / "ci" / "twins" / "twinproof.json");
-  for (const auto& name : twins.at("twins").at(0).at("features")) listed.insert(name.get<std::string>());
-  BOOST_TEST(joined(listed) == joined(feature_names()));
+BOOST_AUTO_TEST_CASE(no_file_outside_its_places_names_a_feature) {
+  // A feature is its folder, its goldens and one line or row in each of features.inc, backends.inc
+  // and ci/calibration.json; the matrices' blocks and the twins files' feature lists are derived
+  // from its plan. Any other file that names it is a place a contributor would have to edit by
+  // hand. The features of the first milestones are the harness's own test subjects (its unit tests,
+  // fuzz seeds, docs and examples use them), so the check holds for every feature after them.
+  const std::set<std::string> harness_subjects = {"float_motion", "motion", "psnr", "vif", "adm", "vmaf"};
+  const fs::path root = data_root();
+  std::set<std::string> derived_matrices;  // the matrices some plan has a section for
+  for (const std::string& name : feature_names()) {
+    const nlohmann::json plan = load_json(root / "extractors" / name / "cases.json");
+    for (const auto& [matrix, section] : plan.at("matrices").items()) derived_matrices.insert(matrix + ".json");
+  }
+  // The text of a file as far as a hand would edit it: a twins file without its derived lists.
+  const auto hand_written_text = [](const fs::path& p) {
+    std::string text = test::read_file(p);
+    if (p.parent_path().filename() == "twins" && p.extension() == ".json") {
+      nlohmann::json doc = nlohmann::json::parse(text);
+      for (auto& twin : doc.at("twins")) {
+        twin.erase("features");
+        if (twin.contains("variants"))
+          for (auto& variant : twin["variants"]) variant.erase("features");
+      }
+      text = doc.dump();
+    }
+    return text;
+  };
+  const auto names_word = [](const std::string& text, const std::string& word) {
+    const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
+      if ((at == 0 || !is_word(text[at - 1])) && (at + word.size() == text.size() || !is_word(text[at + word.size()])))
+        return true;
+    return false;
+  };
+  int checked = 0;
+  for (const std::string& name : feature_names()) {
+    if (harness_subjects.count(name)) continue;
+    ++checked;
+    const std::set<fs::path> allowed_files = {"extractors/features.inc", "extractors/backends.inc", "ci/calibration.json",
+                                              "ci/package/changelog"};
+    for (const char* top : {".ci", "ci", "docs", "extractors", "goldens", "harness", "kernels", "scripts", "tests", "vectors"}) {
+      if (!fs::is_directory(root / top)) continue;
+      for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
+        if (!entry.is_regular_file()) continue;
+        const fs::path rel = fs::relative(entry.path(), root);
+        const auto first_two = *std::next(rel.begin());
+        if ((*rel.begin() == "extractors" || *rel.begin() == "goldens") && first_two == name) continue;
+        if (allowed_files.count(rel)) continue;
+        if (*rel.begin() == "ci" && first_two == "matrices" && derived_matrices.count(rel.filename().string())) continue;
+        if (entry.file_size() > (4u << 20)) continue;
+        BOOST_TEST(!names_word(hand_written_text(entry.path()), name),
+                   rel.string() << " names the feature " << name
+                                << ": a feature's places are its folder, its goldens, "
+                                   "features.inc, backends.inc and ci/calibration.json");
+      }
+    }
+    for (const char* file : {"CMakeLists.txt", "README.md", "CONTRIBUTING.md"})
+      BOOST_TEST(!names_word(test::read_file(root / file), name), file << " names the feature " << name);
+  }
+  BOOST_TEST_MESSAGE(checked << " features checked for places outside their own");
 }
 
 BOOST_AUTO_TEST_CASE(kernels_live_in_their_feature_folder) {
