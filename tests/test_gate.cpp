@@ -226,6 +226,26 @@ BOOST_AUTO_TEST_CASE(every_shipped_matrix_can_be_judged_by_the_shipped_table) {
   BOOST_TEST(matrices >= 7u);
 }
 
+BOOST_AUTO_TEST_CASE(a_row_for_every_feature_comes_after_the_feature_own_rows) {
+  TempDir dir;
+  test::write_file(dir / "t.json", R"({"rows":[
+    {"feature":"*","reference":"cpu","twin":"exec-self","mode":"exact","reason":"every feature","provenance":{"by":"x"}},
+    {"feature":"psnr","reference":"cpu","twin":"exec-self","mode":"places","places":6,"reason":"psnr's own","provenance":{"by":"x"}},
+    {"feature":"*","reference":"cpu","twin":"exec-self","metric":"vif","mode":"places","places":3,"reason":"one metric","provenance":{"by":"x"}}]})");
+  const Calibration t = Calibration::load(dir / "t.json");
+  // The feature's own row, whatever the "*" rows say, even a more specific one.
+  BOOST_TEST(t.find("psnr", "cpu", "exec-self", "psnr_y", "")->reason == "psnr's own");
+  BOOST_TEST(t.find("psnr", "cpu", "exec-self", "vif", "")->reason == "psnr's own");
+  // A feature without a row of its own: the most specific "*" row.
+  BOOST_TEST(t.find("adm", "cpu", "exec-self", "adm2", "")->reason == "every feature");
+  BOOST_TEST(t.find("vif", "cpu", "exec-self", "vif", "")->reason == "one metric");
+  BOOST_TEST(t.has_twin("adm", "cpu", "exec-self"));
+  // Only the twin and the reference it names.
+  BOOST_TEST(t.find("adm", "cpu", "vmaf", "adm2", "") == nullptr);
+  BOOST_TEST(!t.has_twin("adm", "cpu", "vmaf"));
+  BOOST_TEST(!t.has_twin("adm", "other", "exec-self"));
+}
+
 BOOST_AUTO_TEST_CASE(loosening_an_exact_row_needs_allow_loosen) {
   TempDir dir;
   test::write_file(dir / "t.json", R"({"rows":[

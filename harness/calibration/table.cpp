@@ -164,18 +164,22 @@ Calibration Calibration::from_json(const json& j, const fs::path& path) {
 const CalibrationRow* Calibration::find(const std::string& feature, const std::string& reference, const std::string& twin,
                                         const std::string& metric, const std::string& cc) const {
   // Most specific first: metric and device, metric, device, general (four lookups, whatever the
-  // table's size).
-  for (const auto& [m, d] : {std::pair{metric, cc}, std::pair{metric, std::string()}, std::pair{std::string(), cc},
-                             std::pair{std::string(), std::string()}})
-    if (const auto it = index_.find(std::make_tuple(feature, reference, twin, m, d)); it != index_.end())
-      return &rows_[it->second];
+  // table's size); the feature's own rows before the rows for every feature ("*").
+  for (const std::string& f : {feature, std::string(kEveryFeature)})
+    for (const auto& [m, d] : {std::pair{metric, cc}, std::pair{metric, std::string()}, std::pair{std::string(), cc},
+                               std::pair{std::string(), std::string()}})
+      if (const auto it = index_.find(std::make_tuple(f, reference, twin, m, d)); it != index_.end()) return &rows_[it->second];
   return nullptr;
 }
 
 bool Calibration::has_twin(const std::string& feature, const std::string& reference, const std::string& twin) const {
-  const auto it = index_.lower_bound(std::make_tuple(feature, reference, twin, std::string(), std::string()));
-  return it != index_.end() && std::get<0>(it->first) == feature && std::get<1>(it->first) == reference &&
-         std::get<2>(it->first) == twin;
+  for (const std::string& f : {feature, std::string(kEveryFeature)}) {
+    const auto it = index_.lower_bound(std::make_tuple(f, reference, twin, std::string(), std::string()));
+    if (it != index_.end() && std::get<0>(it->first) == f && std::get<1>(it->first) == reference &&
+        std::get<2>(it->first) == twin)
+      return true;
+  }
+  return false;
 }
 
 std::vector<Loosening> Calibration::loosenings(const Calibration* baseline) const {

@@ -18,6 +18,9 @@
 namespace twinproof {
 
 struct CalibrationRow {
+  // feature "*" (kEveryFeature): the twin's row for every feature without a row of its own, for a
+  // twin judged the same way whatever it computes (twinproof itself as a program, a tool that
+  // prints every score with the same format).
   std::string feature, reference, twin;
   std::string metric;              // empty: every metric
   std::string compute_capability;  // "9.0"; empty: every device (and host twins)
@@ -27,6 +30,8 @@ struct CalibrationRow {
   std::size_t index = 0;      // position in the file
   std::string describe() const;
 };
+
+inline constexpr std::string_view kEveryFeature = "*";
 
 // Exactly YYYY-MM-DD naming a real calendar day (2026-02-29 is not one).
 bool is_calendar_date(std::string_view text);
