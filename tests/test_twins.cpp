@@ -217,11 +217,18 @@ BOOST_AUTO_TEST_CASE(host_twins_give_the_same_bits_over_clips_of_every_length_an
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_simd_level_is_refused_and_the_level_used_is_recorded) {
+  // The variable is this process's: whatever this case checks or fails, the cases after it run
+  // with it unset again.
+  struct Unset {
+    ~Unset() { unsetenv("TWINPROOF_SIMD"); }
+  } unset;
+  int simd_twins = 0;
   for (const char* bad : {"AVX2", "bogus", "avx-512"}) {
     setenv("TWINPROOF_SIMD", bad, 1);
     for (const FeatureDescriptor* f : features()) {
       const Backend* simd = find_backend(f->name, "cpu-simd");
-      BOOST_REQUIRE(simd != nullptr);
+      if (simd == nullptr) continue;  // a feature whose host twin picks no ISA
+      ++simd_twins;
       try {
         make_extractor(*simd, ExtractorContext{});
         BOOST_ERROR(f->name << "/cpu-simd accepted TWINPROOF_SIMD=" << bad);
@@ -230,6 +237,7 @@ BOOST_AUTO_TEST_CASE(an_unknown_simd_level_is_refused_and_the_level_used_is_reco
       }
     }
   }
+  BOOST_TEST(simd_twins >= 3 * 6, "the six features of the first milestones have cpu-simd twins");
   setenv("TWINPROOF_SIMD", "scalar", 1);
   BOOST_TEST(environment_fingerprint()["simd_level"] == "scalar");
   unsetenv("TWINPROOF_SIMD");
