@@ -1,0 +1,102 @@
+// float_psnr's row-parallel CPU twin: each row's terms added as integers of the term unit
+// (arithmetic.hpp, term_unit_log2) on a band of threads, the rows' integers added, and the total
+// scaled once. Integer sums are the same in any order, and while the total stays below 2^53 units
+// every partial sum of the reference's double is exact too, so the frame's double is the
+// reference's bit for bit. A frame at or above that (a 16-bit picture of more than 2^21 samples
+// with large differences) is added the reference's way instead.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "extractors/float_psnr/cpu.hpp"
+#include "extractors/row_bands.hpp"
+
+namespace twinproof::float_psnr {
+namespace {
+
+constexpr std::uint64_t kExactUnits = std::uint64_t{1} << 53;
+
+template <class Sample>
+std::uint64_t row_units(const Sample* r, const Sample* d, int w, int bitdepth) {
+  std::uint64_t units = 0;
+  if (bitdepth <= 12) {
+    // Below 16 bits the fp32 square is exact: the term is the integer difference squared.
+    for (int x = 0; x < w; ++x) {
+      const std::int64_t diff = std::int64_t{r[x]} - std::int64_t{d[x]};
+      units += static_cast<std::uint64_t>(diff * diff);
+    }
+  } else {
+    // At 16 bits the square may round in fp32: take the reference's term and count its units.
+    const int unit_log2 = term_unit_log2(bitdepth);
+    for (int x = 0; x < w; ++x)
+      units += static_cast<std::uint64_t>(
+          std::ldexp(static_cast<double>(squared_difference(to_float(r[x], bitdepth), to_float(d[x], bitdepth))), -unit_log2));
+  }
+  return units;
+}
+
+class RowsNoiseEngine : public NoiseEngine {
+ public:
+  explicit RowsNoiseEngine(const ExtractorContext& ctx) : ctx_(ctx), bands_(ctx.threads) {}
+
+  void init(const Format& fmt) override {
+    fmt_ = fmt;
+    rows_.assign(fmt.height, 0);
+    after_row_.assign(fmt.height, 0);
+    have_frame_ = false;
+    queue_.clear();
+  }
+
+  void submit(const PictureView& ref, const PictureView& dist) override {
+    const int w = fmt_.width, bitdepth = fmt_.bitdepth;
+    bands_.run(fmt_.height, [&](int, int begin, int end) {
+      for (int y = begin; y < end; ++y) {
+        const std::uint8_t* r = ref.data[0] + ref.stride[0] * y;
+        const std::uint8_t* d = dist.data[0] + dist.stride[0] * y;
+        rows_[y] = bitdepth > 8 ? row_units(reinterpret_cast<const std::uint16_t*>(r), reinterpret_cast<const std::uint16_t*>(d),
+                                            w, bitdepth)
+                                : row_units(r, d, w, bitdepth);
+      }
+    });
+    std::uint64_t total = 0;
+    for (const std::uint64_t units : rows_) total += units;
+    if (total < kExactUnits) {
+      const int unit_log2 = term_unit_log2(bitdepth);
+      std::uint64_t running = 0;
+      for (std::size_t y = 0; y < rows_.size(); ++y)
+        after_row_[y] = std::ldexp(static_cast<double>(running += rows_[y]), unit_log2);
+      noise_ = std::ldexp(static_cast<double>(total), unit_log2);
+    } else {
+      noise_ = sequential_noise(ref, dist, after_row_);
+    }
+    have_frame_ = true;
+    queue_.push(noise_);
+  }
+
+  std::optional<double> take(bool) override { return queue_.take(); }
+
+  std::optional<Probe> inspect(std::string_view stage) const override {
+    if (!ctx_.capture_stages || !have_frame_) return std::nullopt;
+    if (stage == "running_noise") return running_noise_probe(after_row_);
+    if (stage == "noise") return noise_probe(noise_);
+    return std::nullopt;
+  }
+
+ private:
+  const ExtractorContext ctx_;
+  RowBands bands_;
+  Format fmt_{};
+  std::vector<std::uint64_t> rows_;
+  std::vector<double> after_row_;
+  double noise_ = 0;
+  bool have_frame_ = false;
+  ReadyQueue<double> queue_;
+};
+
+}  // namespace
+
+std::unique_ptr<Extractor> make_cpu_rows(const ExtractorContext& ctx) {
+  return with_engine<FloatPsnrExtractor, RowsNoiseEngine>(ctx);
+}
+
+}  // namespace twinproof::float_psnr
