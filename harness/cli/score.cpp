@@ -130,9 +130,17 @@ ClipPair open_score_clips(const ScoreArgs& a) {
   return clips;
 }
 
+// The feature a model flag names: the one whose descriptor is a model's.
+const FeatureDescriptor& model_feature() {
+  for (const FeatureDescriptor* f : features())
+    if (f->libvmaf_model != nullptr) return *f;
+  throw std::logic_error("no registered feature is a model");
+}
+
 // vmaf's model text (version=NAME or path=FILE, then :disable_clip, :enable_transform, each
-// optionally =true or =false) as the vmaf feature's options in --feature's NAME=opt=val form.
-std::string model_feature_options(const std::string& text) {
+// optionally =true or =false) as the model feature's options, parsed here once: the run hands them
+// on as options, never as text to be read again.
+OptionList model_feature_options(const std::string& text) {
   std::string model;
   std::vector<std::string> flags;
   std::size_t at = 0;
@@ -160,8 +168,11 @@ std::string model_feature_options(const std::string& text) {
     }
   }
   if (model.empty()) throw UsageError("--model", text, fmt::format("-m/--model '{}': give version=NAME or path=FILE", text));
-  std::string options = "model=" + model;
-  for (const std::string& f : flags) options += ":" + f;
+  OptionList options = {{"model", model}};
+  for (const std::string& f : flags) {
+    const std::size_t eq = f.find('=');
+    options.emplace_back(f.substr(0, eq), f.substr(eq + 1));
+  }
   return options;
 }
 
@@ -169,43 +180,51 @@ std::string model_feature_options(const std::string& text) {
 // name checked before anything is read.
 std::vector<FeatureRun> plan_feature_runs(const ScoreArgs& a) {
   require_input(a.input);
-  std::vector<std::string> given = a.features;
-  // vmaf's model flag is the vmaf feature with that model; a pair with neither names the default
+  // Each feature asked for, as the flag that named it and its options, parsed once.
+  struct Asked {
+    std::string flag, text;  // for messages: "--feature" and its value, or "--model" and its
+    std::string name;
+    OptionList options;
+  };
+  std::vector<Asked> asked;
+  for (const std::string& text : a.features) {
+    auto [name, options] = parse_feature_flag(text);
+    asked.push_back({"--feature", text, std::move(name), std::move(options)});
+  }
+  // vmaf's model flag is the model feature with that model; a pair with neither names the default
   // model, as vmaf computes it.
   if (a.models.size() > 1)
     throw UsageError("--model", a.models[1], "-m/--model is given more than once: twinproof scores one model per run");
   if (!a.models.empty()) {
     if (a.no_prediction) throw UsageError("--model", a.models.front(), "-m/--model and --no_prediction contradict each other");
-    given.push_back("vmaf=" + model_feature_options(a.models.front()));
+    asked.push_back({"--model", a.models.front(), std::string(model_feature().name), model_feature_options(a.models.front())});
   }
-  if (given.empty()) {
+  if (asked.empty()) {
     const bool pair = names_a_pair(a.input, a.distorted);
     if (pair && a.no_prediction)
       throw UsageError("--no_prediction", "", "--no_prediction without --feature leaves nothing to compute: name the features");
-    given.push_back(pair ? "vmaf" : "float_motion");
+    asked.push_back({"--feature", "", pair ? "vmaf" : "float_motion", {}});
   }
   // Standard input holds one clip, read once: a second clip or a second pass over it would read
   // what is left of the stream (or the other clip's bytes interleaved).
   if (a.input.path == "-" && a.distorted == "-")
     throw UsageError("--distorted", "-", "the reference and the distorted clip both name standard input: give files");
-  if (given.size() > 1 && !a.options.empty())
+  if (asked.size() > 1 && !a.options.empty())
     throw UsageError(
         "--option", a.options.front(),
         "--option is for a single --feature; with several, give each its options as vmaf does: --feature NAME=opt=val:opt=val");
   std::vector<FeatureRun> runs;
-  for (const std::string& text : given) {
-    auto [feature_name, feature_options] = parse_feature_flag(text);
+  for (Asked& f : asked) {
     FeatureRun r;
-    r.feature = &feature_or_throw(feature_name);
+    r.feature = &feature_or_throw(f.name);
     if (a.no_prediction && r.feature->libvmaf_model != nullptr)
-      throw UsageError("--feature", text,
-                       fmt::format("--no_prediction and --feature {} contradict each other: {} is a model's prediction",
-                                   feature_name, feature_name));
+      throw UsageError(
+          f.flag, f.text,
+          fmt::format("--no_prediction and --feature {} contradict each other: {} is a model's prediction", f.name, f.name));
     for (const FeatureRun& earlier : runs)
-      if (earlier.feature == r.feature)
-        throw UsageError("--feature", text, fmt::format("--feature {} is given twice", feature_name));
-    (void)backend_or_throw(feature_name, a.backend);  // an unknown backend is refused before anything is read
-    r.options = std::move(feature_options);
+      if (earlier.feature == r.feature) throw UsageError(f.flag, f.text, fmt::format("--feature {} is given twice", f.name));
+    (void)backend_or_throw(f.name, a.backend);  // an unknown backend is refused before anything is read
+    r.options = std::move(f.options);
     for (auto& o : parse_option_flags(a.options)) r.options.push_back(std::move(o));
     runs.push_back(std::move(r));
   }
