@@ -310,5 +310,24 @@ using IsaWide = Avx2Wide;
 #define TWINPROOF_ISA_NAME(name) name##_avx2
 #endif
 
+// The exact sum over a row of (ref[x] - dist[x])^2 with V an Int32 type: samples widened to 32-bit
+// lanes, each difference squared in 32 bits (|e| <= 65535, so e * e < 2^32 as unsigned), the
+// squares added in 64-bit lanes. Integer sums: the row's total is the same in any order.
+template <class V, class Sample>
+std::uint64_t row_squared_error(const Sample* ref, const Sample* dist, int w) {
+  typename V::acc64 acc = V::zero_acc64();
+  int x = 0;
+  for (; x + V::lanes <= w; x += V::lanes) {
+    const typename V::reg e = V::sub(V::widen(ref + x), V::widen(dist + x));
+    acc = V::add_u32_lanes(acc, V::mullo(e, e));
+  }
+  std::uint64_t tail = 0;
+  for (; x < w; ++x) {
+    const std::int64_t e = std::int64_t(ref[x]) - std::int64_t(dist[x]);
+    tail += static_cast<std::uint64_t>(e * e);
+  }
+  return V::sum_u64(acc) + tail;
+}
+
 }  // namespace
 }  // namespace twinproof::simd
