@@ -1,10 +1,14 @@
 // Repro: the verdict names the stage each mutant breaks, bundles replay elsewhere, repeats match.
+#include <algorithm>
 #include <sstream>
 
 #include <boost/test/unit_test.hpp>
 
+#include "extractors/registry.hpp"
+#include "harness/gate/matrix.hpp"
 #include "harness/gate/repro.hpp"
 #include "harness/support/errors.hpp"
+#include "harness/support/paths.hpp"
 #include "harness/vectors/vectors.hpp"
 #include "tests/support.hpp"
 
@@ -70,6 +74,28 @@ BOOST_AUTO_TEST_CASE(a_pair_features_mutant_is_found_in_the_plane_whose_row_sums
   const ReproResult again = replay(load_bundle(dir / "b"));
   BOOST_TEST(contains(again.verdict, "first divergence: row squared errors, plane U, row 0"), again.verdict);
   BOOST_TEST(again.divergence_frame.value() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(every_mutant_is_in_a_self_test_and_repro_finds_where_it_departs) {
+  // Each feature's plan names its deliberately broken twins in a self-test section
+  // (ci/matrices/selftest*.json are derived from the plans): every registered mutant must have a
+  // cell there, its bits must differ from the reference's, and repro must name the first stage
+  // where they do.
+  std::vector<Cell> self_test;
+  for (const char* file : {"selftest.json", "selftest-pairs.json"})
+    for (Cell& c : load_matrix(data_root() / "ci" / "matrices" / file).cells) self_test.push_back(std::move(c));
+  int mutants = 0;
+  for (const Backend* b : backends(/*with_mutants=*/true)) {
+    if (!b->mutant) continue;
+    ++mutants;
+    const auto cell = std::find_if(self_test.begin(), self_test.end(),
+                                   [&](const Cell& c) { return c.feature == b->feature && c.twin == b->name; });
+    BOOST_TEST_REQUIRE((cell != self_test.end()), b->feature << "/" << b->name << " has no cell in a self-test matrix");
+    const ReproResult r = replay(cell_target(*cell));
+    BOOST_TEST(r.mismatch, cell->id);
+    BOOST_TEST(contains(r.verdict, "first divergence: "), cell->id << ": " << r.verdict);
+  }
+  BOOST_TEST(mutants >= 13);
 }
 
 BOOST_AUTO_TEST_CASE(a_passing_twin_and_a_regression_cell) {

@@ -33,7 +33,7 @@ void CpuNoiseEngine::init(const Format& fmt) {
 }
 
 void CpuNoiseEngine::submit(const PictureView& ref, const PictureView& dist) {
-  noise_ = sequential_noise(ref, dist, after_row_);
+  noise_ = noise(ref, dist, after_row_);
   have_frame_ = true;
   queue_.push(noise_);
 }

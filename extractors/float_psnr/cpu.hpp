@@ -21,6 +21,12 @@ class CpuNoiseEngine : public NoiseEngine {
   std::optional<double> take(bool) override { return queue_.take(); }
   std::optional<Probe> inspect(std::string_view stage) const override;
 
+ protected:
+  // One frame pair's noise sum, the running sum after each row kept: the reference's loop.
+  virtual double noise(const PictureView& ref, const PictureView& dist, std::vector<double>& after_row) const {
+    return sequential_noise(ref, dist, after_row);
+  }
+
  private:
   const ExtractorContext ctx_;
   std::vector<double> after_row_;

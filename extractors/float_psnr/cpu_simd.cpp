@@ -1,15 +1,17 @@
-// float_psnr's row-parallel CPU twin: each row's terms added as integers of the term unit
-// (arithmetic.hpp, term_unit_log2) on a band of threads, the rows' integers added, and the total
-// scaled once. Integer sums are the same in any order, and while the total stays below 2^53 units
-// every partial sum of the reference's double is exact too, so the frame's double is the
-// reference's bit for bit. A frame at or above that (a 16-bit picture of more than 2^21 samples
-// with large differences) is added the reference's way instead.
+// float_psnr's cpu-simd: the exact SIMD twin and the fast CPU path. Each row's terms added as
+// integers of the term unit (arithmetic.hpp, term_unit_log2) by the SIMD kernel of the CPU's level
+// (cpu_simd_isa.cpp; TWINPROOF_SIMD=scalar|avx2|avx512 lowers it), rows on a band of threads, the
+// rows' integers added, and the total scaled once. Integer sums are the same in any order, and while the total stays below 2^53
+// units every partial sum of the reference's double is exact too, so the frame's double is the reference's bit for bit. A frame
+// at or above that (a 16-bit picture of more than 2^21 samples with large differences) is added the reference's way instead.
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "extractors/float_psnr/cpu.hpp"
+#include "extractors/float_psnr/cpu_simd.hpp"
 #include "extractors/row_bands.hpp"
+#include "extractors/simd.hpp"
 
 namespace twinproof::float_psnr {
 namespace {
@@ -17,7 +19,7 @@ namespace {
 constexpr std::uint64_t kExactUnits = std::uint64_t{1} << 53;
 
 template <class Sample>
-std::uint64_t row_units(const Sample* r, const Sample* d, int w, int bitdepth) {
+std::uint64_t scalar_units(const Sample* r, const Sample* d, int w, int bitdepth) {
   std::uint64_t units = 0;
   if (bitdepth <= 12) {
     // Below 16 bits the fp32 square is exact: the term is the integer difference squared.
@@ -37,7 +39,13 @@ std::uint64_t row_units(const Sample* r, const Sample* d, int w, int bitdepth) {
 
 class RowsNoiseEngine : public NoiseEngine {
  public:
-  explicit RowsNoiseEngine(const ExtractorContext& ctx) : ctx_(ctx), bands_(ctx.threads) {}
+  explicit RowsNoiseEngine(const ExtractorContext& ctx) : ctx_(ctx), bands_(ctx.threads) {
+    switch (simd_level()) {
+      case SimdLevel::avx512: row_units_ = &row_units_avx512; break;
+      case SimdLevel::avx2: row_units_ = &row_units_avx2; break;
+      default: row_units_ = &scalar_row_units; break;
+    }
+  }
 
   void init(const Format& fmt) override {
     fmt_ = fmt;
@@ -53,9 +61,7 @@ class RowsNoiseEngine : public NoiseEngine {
       for (int y = begin; y < end; ++y) {
         const std::uint8_t* r = ref.data[0] + ref.stride[0] * y;
         const std::uint8_t* d = dist.data[0] + dist.stride[0] * y;
-        rows_[y] = bitdepth > 8 ? row_units(reinterpret_cast<const std::uint16_t*>(r), reinterpret_cast<const std::uint16_t*>(d),
-                                            w, bitdepth)
-                                : row_units(r, d, w, bitdepth);
+        rows_[y] = row_units_(r, d, w, bitdepth);
       }
     });
     std::uint64_t total = 0;
@@ -85,6 +91,7 @@ class RowsNoiseEngine : public NoiseEngine {
  private:
   const ExtractorContext ctx_;
   RowBands bands_;
+  std::uint64_t (*row_units_)(const std::uint8_t*, const std::uint8_t*, int, int) = nullptr;
   Format fmt_{};
   std::vector<std::uint64_t> rows_;
   std::vector<double> after_row_;
@@ -95,7 +102,13 @@ class RowsNoiseEngine : public NoiseEngine {
 
 }  // namespace
 
-std::unique_ptr<Extractor> make_cpu_rows(const ExtractorContext& ctx) {
+std::uint64_t scalar_row_units(const std::uint8_t* ref, const std::uint8_t* dist, int w, int bitdepth) {
+  return bitdepth > 8 ? scalar_units(reinterpret_cast<const std::uint16_t*>(ref), reinterpret_cast<const std::uint16_t*>(dist), w,
+                                     bitdepth)
+                      : scalar_units(ref, dist, w, bitdepth);
+}
+
+std::unique_ptr<Extractor> make_cpu_simd(const ExtractorContext& ctx) {
   return with_engine<FloatPsnrExtractor, RowsNoiseEngine>(ctx);
 }
 
