@@ -28,11 +28,13 @@ std::uint64_t scalar_units(const Sample* r, const Sample* d, int w, int bitdepth
       units += static_cast<std::uint64_t>(diff * diff);
     }
   } else {
-    // At 16 bits the square may round in fp32: take the reference's term and count its units.
-    const int unit_log2 = term_unit_log2(bitdepth);
-    for (int x = 0; x < w; ++x)
-      units += static_cast<std::uint64_t>(
-          std::ldexp(static_cast<double>(squared_difference(to_float(r[x], bitdepth), to_float(d[x], bitdepth))), -unit_log2));
+    // At 16 bits the square may round in fp32. The reference's difference is (r - d) / 256
+    // exactly, so its fp32 square is the integer (r - d)^2 (below 2^32) rounded to 24 bits, times
+    // 2^-16: the term in units of 2^-16 is that integer converted to fp32, round to nearest even.
+    for (int x = 0; x < w; ++x) {
+      const std::int64_t diff = std::int64_t{r[x]} - std::int64_t{d[x]};
+      units += static_cast<std::uint64_t>(static_cast<float>(static_cast<std::uint32_t>(diff * diff)));
+    }
   }
   return units;
 }
