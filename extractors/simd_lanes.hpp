@@ -12,6 +12,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace twinproof::simd {
 namespace {
@@ -327,6 +328,26 @@ std::uint64_t row_squared_error(const Sample* ref, const Sample* dist, int w) {
     tail += static_cast<std::uint64_t>(e * e);
   }
   return V::sum_u64(acc) + tail;
+}
+
+// A row's sum of samples and sum of squared samples with V an Int32 type, both exact: samples
+// widened to 32-bit lanes, squared in 32 bits (below 2^32 as unsigned for samples below 2^16),
+// both added in 64-bit lanes.
+template <class V, class Sample>
+std::pair<std::uint64_t, std::uint64_t> row_sum_and_squares(const Sample* p, int w) {
+  typename V::acc64 sum = V::zero_acc64(), squares = V::zero_acc64();
+  int x = 0;
+  for (; x + V::lanes <= w; x += V::lanes) {
+    const typename V::reg v = V::widen(p + x);
+    sum = V::add_u32_lanes(sum, v);
+    squares = V::add_u32_lanes(squares, V::mullo(v, v));
+  }
+  std::uint64_t tail_sum = 0, tail_squares = 0;
+  for (; x < w; ++x) {
+    tail_sum += p[x];
+    tail_squares += static_cast<std::uint64_t>(p[x]) * p[x];
+  }
+  return {V::sum_u64(sum) + tail_sum, V::sum_u64(squares) + tail_squares};
 }
 
 }  // namespace
