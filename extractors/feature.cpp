@@ -180,4 +180,11 @@ void append_scale_debug_metrics(std::vector<std::string>& metrics, std::string_v
   }
 }
 
+DeviceTraffic luma_pair_traffic(const Format& fmt, const OptionList&) {
+  DeviceTraffic t;
+  t.upload_bytes = 2.0 * fmt.width * fmt.height * fmt.bytes_per_sample();
+  t.floor_bytes = t.upload_bytes;
+  return t;
+}
+
 }  // namespace twinproof

@@ -114,6 +114,8 @@ struct DeviceTraffic {
   double floor_bytes = 0;   // bytes one frame must move in device memory at the least
   double upload_bytes = 0;  // bytes of one frame's samples that reach the device
 };
+// The traffic of a feature that reads both pictures' luma once each and writes a few sums.
+DeviceTraffic luma_pair_traffic(const Format& fmt, const OptionList& options);
 
 // Which of libvmaf's two names of a metric (libvmaf_metric_name below).
 enum class LibvmafKey { output, collector };

@@ -20,6 +20,7 @@
 
 #include "extractors/cuda/batch_timeline.hpp"
 #include "extractors/cuda/copy_pool.hpp"
+#include "extractors/cuda/luma_batch.hpp"
 #include "extractors/cuda/merged_upload.hpp"
 #include "extractors/cuda/runtime.hpp"
 #include "extractors/extractor.hpp"
@@ -30,7 +31,8 @@ template <class Engine>
 class PairBatches : public Engine {
  public:
   using Sums = typename Engine::Result;
-  static constexpr int kMaxBatch = 8;      // frame pairs a launch
+  static constexpr int kMaxBatch = 8;  // frame pairs a launch
+  static_assert(kMaxBatch == kMaxLumaBatch);
   static constexpr int kInFlight = 2;      // batches uploading or computing at once
   static constexpr int kMergedFrames = 4;  // frames of one allocation a copy (MergedUpload)
 
@@ -97,6 +99,20 @@ class PairBatches : public Engine {
   const std::uint8_t* frame_plane(int half, int slot, int frame, int plane) const {
     const std::size_t at = frame_bytes_ * static_cast<std::size_t>(slot * batch_ + frame) + offset_[plane];
     return (half == 0 ? ref_slots_ : dist_slots_).get() + at;
+  }
+  // The luma of the `frames` pairs of batch slot `slot`, for a feature that reads the luma alone.
+  LumaBatch luma_batch(int slot, int frames) const {
+    LumaBatch b;
+    for (int f = 0; f < frames; ++f) {
+      b.ref[f] = frame_plane(0, slot, f, 0);
+      b.dist[f] = frame_plane(1, slot, f, 0);
+    }
+    b.count = frames;
+    b.w = fmt_.width;
+    b.h = fmt_.height;
+    b.pitch = stored_plane_size(fmt_, 0).w;
+    b.bitdepth = fmt_.bitdepth;
+    return b;
   }
   const ExtractorContext& context() const { return ctx_; }
   const Format& format() const { return fmt_; }

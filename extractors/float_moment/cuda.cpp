@@ -11,7 +11,6 @@ namespace twinproof::float_moment {
 namespace {
 
 using Batches = cuda::PairBatches<MomentEngine>;
-static_assert(Batches::kMaxBatch <= kernels::kMaxFrames);
 
 class CudaMomentEngine final : public Batches {
  public:
@@ -45,22 +44,8 @@ class CudaMomentEngine final : public Batches {
   }
 
  private:
-  kernels::LumaBatch batch_of(int slot, int n) {
-    kernels::LumaBatch b;
-    for (int f = 0; f < n; ++f) {
-      b.ref[f] = frame_plane(0, slot, f, 0);
-      b.dist[f] = frame_plane(1, slot, f, 0);
-    }
-    b.count = n;
-    b.w = format().width;
-    b.h = format().height;
-    b.pitch = stored_plane_size(format(), 0).w;
-    b.bitdepth = format().bitdepth;
-    return b;
-  }
-
   void compute(int slot, int n, cudaStream_t s) override {
-    const kernels::LumaBatch b = batch_of(slot, n);
+    const kernels::LumaBatch b = luma_batch(slot, n);
     TP_CUDA(kernels::row_units(b, units_[slot].get(), s));
     TP_CUDA(kernels::frame_sums(b, units_[slot].get(), after_row_[slot].get(), sums_[slot].get(), s));
   }

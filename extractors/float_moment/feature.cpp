@@ -4,17 +4,6 @@
 #include "extractors/float_moment/options.hpp"
 
 namespace twinproof {
-namespace {
-
-// Bytes one frame must move on a device: both pictures' luma, read once each.
-DeviceTraffic float_moment_traffic(const Format& fmt, const OptionList&) {
-  DeviceTraffic t;
-  t.upload_bytes = 2.0 * fmt.width * fmt.height * fmt.bytes_per_sample();
-  t.floor_bytes = t.upload_bytes;
-  return t;
-}
-
-}  // namespace
 
 const FeatureDescriptor& float_moment_feature() {
   static const FeatureDescriptor d{
@@ -30,7 +19,7 @@ const FeatureDescriptor& float_moment_feature() {
       .options = float_moment::option_table(),
       .lookahead = 0,
       .reads_distorted = true,
-      .traffic = &float_moment_traffic,
+      .traffic = &luma_pair_traffic,
       .probe_option_sets = {{}},
       .libvmaf_names = {{"float_moment_ref1st", "float_moment_ref1st", ""},
                         {"float_moment_dis1st", "float_moment_dis1st", ""},

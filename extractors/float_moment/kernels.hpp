@@ -6,16 +6,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include "extractors/cuda/luma_batch.hpp"
+
 namespace twinproof::float_moment::kernels {
 
-// The luma of up to 8 frame pairs in device memory: w x h samples, `pitch` samples a row.
-inline constexpr int kMaxFrames = 8;
-struct LumaBatch {
-  const void* ref[kMaxFrames] = {};
-  const void* dist[kMaxFrames] = {};
-  int count = 0;
-  int w = 0, h = 0, pitch = 0, bitdepth = 8;
-};
+using cuda::LumaBatch;  // the luma of up to 8 frame pairs (extractors/cuda/luma_batch.hpp)
 
 // units[(f * h + y) * 4 + k] = row y of frame f's sum k (ref samples, dist samples, ref squares,
 // dist squares) as a whole number of its unit (arithmetic.hpp).

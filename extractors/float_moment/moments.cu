@@ -82,8 +82,8 @@ __global__ void frame_sums_kernel(const LumaBatch batch, const unsigned long lon
 }  // namespace
 
 cudaError_t row_units(const LumaBatch& batch, unsigned long long* units, cudaStream_t stream) {
-  if (batch.count < 0 || batch.count > kMaxFrames || batch.h > 65535) return cudaErrorInvalidValue;
-  if (batch.count == 0 || batch.h <= 0) return cudaSuccess;
+  if (!cuda::well_formed(batch)) return cudaErrorInvalidValue;
+  if (!cuda::has_work(batch)) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>(batch.h), static_cast<unsigned>(batch.count));
   if (batch.bitdepth == 8) row_units_kernel<unsigned char><<<grid, kThreads, 0, stream>>>(batch, units);
   else row_units_kernel<unsigned short><<<grid, kThreads, 0, stream>>>(batch, units);
@@ -92,8 +92,8 @@ cudaError_t row_units(const LumaBatch& batch, unsigned long long* units, cudaStr
 
 cudaError_t frame_sums(const LumaBatch& batch, const unsigned long long* units, double* after_row, double* sums,
                        cudaStream_t stream) {
-  if (batch.count < 0 || batch.count > kMaxFrames) return cudaErrorInvalidValue;
-  if (batch.count == 0 || batch.h <= 0) return cudaSuccess;
+  if (!cuda::well_formed(batch)) return cudaErrorInvalidValue;
+  if (!cuda::has_work(batch)) return cudaSuccess;
   if (batch.bitdepth == 8) frame_sums_kernel<unsigned char><<<batch.count, 1, 0, stream>>>(batch, units, after_row, sums);
   else frame_sums_kernel<unsigned short><<<batch.count, 1, 0, stream>>>(batch, units, after_row, sums);
   return cudaGetLastError();

@@ -4,17 +4,6 @@
 #include "extractors/float_psnr/options.hpp"
 
 namespace twinproof {
-namespace {
-
-// Bytes one frame must move on a device: both pictures' luma, read once each.
-DeviceTraffic float_psnr_traffic(const Format& fmt, const OptionList&) {
-  DeviceTraffic t;
-  t.upload_bytes = 2.0 * fmt.width * fmt.height * fmt.bytes_per_sample();
-  t.floor_bytes = t.upload_bytes;
-  return t;
-}
-
-}  // namespace
 
 const FeatureDescriptor& float_psnr_feature() {
   static const FeatureDescriptor d{
@@ -30,7 +19,7 @@ const FeatureDescriptor& float_psnr_feature() {
       .options = float_psnr::option_table(),
       .lookahead = 0,
       .reads_distorted = true,
-      .traffic = &float_psnr_traffic,
+      .traffic = &luma_pair_traffic,
       .probe_option_sets = {{}},
       .libvmaf_names = {{"float_psnr", "float_psnr", ""}},
   };

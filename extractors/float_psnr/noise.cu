@@ -70,8 +70,8 @@ __global__ void frame_noise_kernel(const LumaBatch batch, const unsigned long lo
 }  // namespace
 
 cudaError_t row_units(const LumaBatch& batch, unsigned long long* units, cudaStream_t stream) {
-  if (batch.count <= 0 || batch.h <= 0) return batch.count < 0 || batch.count > kMaxFrames ? cudaErrorInvalidValue : cudaSuccess;
-  if (batch.count > kMaxFrames || batch.h > 65535) return cudaErrorInvalidValue;
+  if (!cuda::well_formed(batch)) return cudaErrorInvalidValue;
+  if (!cuda::has_work(batch)) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>(batch.h), static_cast<unsigned>(batch.count));
   if (batch.bitdepth == 8) row_units_kernel<unsigned char><<<grid, kThreads, 0, stream>>>(batch, units);
   else row_units_kernel<unsigned short><<<grid, kThreads, 0, stream>>>(batch, units);
@@ -80,8 +80,8 @@ cudaError_t row_units(const LumaBatch& batch, unsigned long long* units, cudaStr
 
 cudaError_t frame_noise(const LumaBatch& batch, const unsigned long long* units, double* after_row, double* noise,
                         cudaStream_t stream) {
-  if (batch.count <= 0 || batch.h <= 0) return batch.count < 0 || batch.count > kMaxFrames ? cudaErrorInvalidValue : cudaSuccess;
-  if (batch.count > kMaxFrames) return cudaErrorInvalidValue;
+  if (!cuda::well_formed(batch)) return cudaErrorInvalidValue;
+  if (!cuda::has_work(batch)) return cudaSuccess;
   if (batch.bitdepth == 8) frame_noise_kernel<unsigned char><<<batch.count, 1, 0, stream>>>(batch, units, after_row, noise);
   else frame_noise_kernel<unsigned short><<<batch.count, 1, 0, stream>>>(batch, units, after_row, noise);
   return cudaGetLastError();
