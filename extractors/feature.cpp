@@ -85,7 +85,9 @@ void parse_options(std::span<const OptionSpec> table, const OptionList& given, v
       std::string known;
       for (const OptionSpec& s : table) known += (known.empty() ? "" : ", ") + std::string(s.name);
       throw RefusedConfiguration("option " + name, value,
-                                 fmt::format("unknown option '{}' (value '{}'); known: {}", name, value, known));
+                                 table.empty()
+                                     ? fmt::format("unknown option '{}' (value '{}'): this feature takes no options", name, value)
+                                     : fmt::format("unknown option '{}' (value '{}'); known: {}", name, value, known));
     }
     if (!seen.insert(spec->name).second)
       throw RefusedConfiguration(std::string("option ") + spec->name, value,
