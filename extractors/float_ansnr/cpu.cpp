@@ -72,8 +72,4 @@ std::unique_ptr<Extractor> make_cpu(const ExtractorContext& ctx) {
   return std::make_unique<FloatAnsnrExtractor>(std::make_unique<CpuEnergyEngine>(ctx, 1), ctx);
 }
 
-std::unique_ptr<Extractor> make_cpu_rows(const ExtractorContext& ctx) {
-  return std::make_unique<FloatAnsnrExtractor>(std::make_unique<CpuEnergyEngine>(ctx, ctx.threads), ctx);
-}
-
 }  // namespace twinproof::float_ansnr

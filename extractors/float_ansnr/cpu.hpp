@@ -1,7 +1,7 @@
-// float_ansnr's CPU engines. The reference (`cpu`) is the contract line by line on one thread;
-// `cpu-rows` filters and sums rows on a band of threads, each row exactly as the reference does,
-// and adds the rows' energies in fp32 top to bottom on the caller's thread: the same order for
-// every sum, so the same bits.
+// float_ansnr's CPU engine: the reference (`cpu`) is the contract line by line on one thread. The
+// rows of a frame may run on a band of threads (cpu-simd's base): each row is filtered and summed
+// exactly as the reference does it, and the rows' energies are added in fp32 top to bottom on the
+// caller's thread, the same order for every sum.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ Energy row_energy(const PictureView& ref, const PictureView& dist, int y, float*
 
 class CpuEnergyEngine : public EnergyEngine {
  public:
-  // threads: 1 for the reference, the context's for cpu-rows.
+  // threads: 1 for the reference, the context's for cpu-simd.
   CpuEnergyEngine(const ExtractorContext& ctx, unsigned threads) : ctx_(ctx), bands_(threads) {}
   void init(const Format& fmt) override;
   void submit(const PictureView& ref, const PictureView& dist) override;
