@@ -2,8 +2,9 @@
 # Validates the CI templates in ci/runners/ against their platforms' schemas: the GitHub workflow
 # with action-validator (GitHub's workflow schema), the GitLab pipeline with gitlab-ci-local (GitLab's
 # .gitlab-ci.yml schema, and its jobs resolved), both with yamllint. Then the project's own JSON
-# Schemas (ci/schemas/) with ajv: every shipped matrix, calibration table and twins file must
-# validate, and every file of tests/schemas/ (each one twinproof refuses) must not. The npm tools
+# Schemas (ci/schemas/) with ajv: every shipped matrix, calibration table, twins file and feature
+# test plan (extractors/*/cases.json) must validate, and every file of tests/schemas/ (each one
+# twinproof refuses) must not. The npm tools
 # are pinned and installed into build/lint-ci; yamllint is a Debian package (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,8 +34,8 @@ echo "lint-ci.sh: ci/runners/github-gpu.yml and ci/runners/gitlab-gpu.yml are va
 # The JSON Schemas an editor validates the project's files with, held to what twinproof reads.
 ajv() { "$tools/node_modules/.bin/ajv" validate --spec=draft2020 --strict-tuples=false "$@"; }
 shipped=0
-for file in ci/calibration.json ci/matrices/*.json ci/twins/*.json; do
-  case $file in ci/calibration.json) kind=calibration ;; ci/matrices/*) kind=matrix ;; *) kind=twins ;; esac
+for file in ci/calibration.json ci/matrices/*.json ci/twins/*.json extractors/*/cases.json; do
+  case $file in ci/calibration.json) kind=calibration ;; ci/matrices/*) kind=matrix ;; extractors/*) kind=plan ;; *) kind=twins ;; esac
   out=$(ajv -s "ci/schemas/$kind.schema.json" -d "$file" 2>&1) ||
     { echo "$out" >&2; echo "lint-ci.sh: $file does not validate against ci/schemas/$kind.schema.json" >&2; exit 1; }
   shipped=$((shipped + 1))
