@@ -7,17 +7,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "extractors/float_picture.hpp"
 #include "extractors/host_device.hpp"
 
 namespace twinproof::float_ansnr {
 
-// A sample as fp32 less 128: 8-bit samples as they are, deeper ones first divided by
-// 2^(bitdepth - 8) (libvmaf's picture copy with offset -128; every step exact).
-TP_HD float to_float(unsigned sample, int bitdepth) {
-  const float v =
-      bitdepth == 8 ? static_cast<float>(sample) : static_cast<float>(sample) / static_cast<float>(1 << (bitdepth - 8));
-  return v + static_cast<float>(-128);
-}
+// A sample as fp32 less 128, as libvmaf's picture copy makes it with offset -128
+// (extractors/float_picture.hpp; every step exact).
+TP_HD float to_float(unsigned sample, int bitdepth) { return float_picture_sample(sample, bitdepth, -128); }
 
 // The filters' taps as libvmaf's tables hold them: each fraction computed in double, then rounded
 // to fp32 once.
@@ -64,28 +61,15 @@ TP_HD void add_sample(Energy& e, float r, float d) {
   e.noise += (r - d) * (r - d);
 }
 
-// The peak and the ceiling of each depth, as libvmaf's float_ansnr has them.
-struct ScoreParams {
-  double peak = 255.0;
-  double psnr_max = 60.0;
-};
-inline ScoreParams score_params(int bitdepth) {
-  switch (bitdepth) {
-    case 10: return {255.75, 72.0};
-    case 12: return {255.9375, 84.0};
-    case 16: return {255.99609375, 108.0};
-    default: return {255.0, 60.0};
-  }
-}
 // float_ansnr: 10 log10(sig / noise), the quotient in fp32 (libvmaf divides two floats); the
 // ceiling when there is no noise.
-inline double ansnr(const Energy& e, const ScoreParams& p) {
-  return e.noise == 0 ? p.psnr_max : 10.0 * std::log10(static_cast<double>(e.sig / e.noise));
+inline double ansnr(const Energy& e, const FloatPsnrLimits& p) {
+  return e.noise == 0 ? p.ceiling : 10.0 * std::log10(static_cast<double>(e.sig / e.noise));
 }
 // float_anpsnr: 10 log10(peak^2 w h / max(noise, 1e-10)) in double, capped at the ceiling.
-inline double anpsnr(const Energy& e, int w, int h, const ScoreParams& p) {
+inline double anpsnr(const Energy& e, int w, int h, const FloatPsnrLimits& p) {
   const double noise = std::max(static_cast<double>(e.noise), 1e-10);
-  return std::min(10 * std::log10(p.peak * p.peak * w * h / noise), p.psnr_max);
+  return std::min(10 * std::log10(p.peak * p.peak * w * h / noise), p.ceiling);
 }
 
 }  // namespace twinproof::float_ansnr

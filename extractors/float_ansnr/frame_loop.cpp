@@ -32,7 +32,7 @@ void FloatAnsnrExtractor::init(const Format& fmt, const OptionList& options) {
   // the picture.
   refuse_small_luma(fmt, "float_ansnr", 3,
                     "its 5x5 filter mirrors two samples past each edge, which libvmaf reads outside the picture");
-  params_ = score_params(fmt.bitdepth);
+  params_ = float_psnr_limits(fmt.bitdepth);
   engine().init(fmt);
   start(fmt);
 }

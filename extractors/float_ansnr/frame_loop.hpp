@@ -30,7 +30,7 @@ class FloatAnsnrExtractor final : public PairFrameLoop<EnergyEngine> {
  private:
   void emit_scores(const Energy& energy, const Emit& emit) const override;
 
-  ScoreParams params_;
+  FloatPsnrLimits params_;
 };
 
 // The stages: both filtered pictures (w x h each), each row's energy, the frame's energy.

@@ -7,15 +7,13 @@
 #include <cstdint>
 
 #include "extractors/extractor.hpp"
+#include "extractors/float_picture.hpp"
 #include "extractors/host_device.hpp"
 
 namespace twinproof::float_moment {
 
-// A sample as fp32: 8-bit samples as they are, deeper ones divided by 2^(bitdepth - 8) so that
-// every depth spans 0..256 (libvmaf's scalers 4, 16 and 256; its offset 0 adds nothing).
-TP_HD float to_float(unsigned sample, int bitdepth) {
-  return bitdepth == 8 ? static_cast<float>(sample) : static_cast<float>(sample) / static_cast<float>(1 << (bitdepth - 8));
-}
+// A sample as fp32, as libvmaf's picture copy makes it with offset 0 (extractors/float_picture.hpp).
+TP_HD float to_float(unsigned sample, int bitdepth) { return float_picture_sample(sample, bitdepth, 0); }
 // A sample's term of the second moment: its fp32 value squared in fp32.
 TP_HD float square(float v) { return v * v; }
 

@@ -8,16 +8,13 @@
 #include <cstdint>
 
 #include "extractors/extractor.hpp"
+#include "extractors/float_picture.hpp"
 #include "extractors/host_device.hpp"
 
 namespace twinproof::float_psnr {
 
-// A sample as fp32: 8-bit samples as they are, deeper ones divided by 2^(bitdepth - 8) so that
-// every depth spans 0..256 (libvmaf's scalers 4, 16 and 256; its offset 0 adds nothing).
-TP_HD float sample_scaler(int bitdepth) { return bitdepth == 8 ? 1.0f : static_cast<float>(1 << (bitdepth - 8)); }
-TP_HD float to_float(unsigned sample, int bitdepth) {
-  return bitdepth == 8 ? static_cast<float>(sample) : static_cast<float>(sample) / sample_scaler(bitdepth);
-}
+// A sample as fp32, as libvmaf's picture copy makes it with offset 0 (extractors/float_picture.hpp).
+TP_HD float to_float(unsigned sample, int bitdepth) { return float_picture_sample(sample, bitdepth, 0); }
 
 // One sample's term of the frame's noise sum: the fp32 difference squared in fp32.
 TP_HD float squared_difference(float ref, float dist) {
@@ -25,26 +22,12 @@ TP_HD float squared_difference(float ref, float dist) {
   return diff * diff;
 }
 
-// The peak and the ceiling of each depth, as libvmaf's float_psnr has them.
-struct ScoreParams {
-  double peak = 255.0;
-  double psnr_max = 60.0;
-};
-inline ScoreParams score_params(int bitdepth) {
-  switch (bitdepth) {
-    case 10: return {255.75, 72.0};
-    case 12: return {255.9375, 84.0};
-    case 16: return {255.99609375, 108.0};
-    default: return {255.0, 60.0};
-  }
-}
-
 // The frame's score from its noise sum: the sum over the luma's samples, divided by their count,
 // floored at 1e-10, then 10 log10(peak^2 / noise) capped at the depth's ceiling.
-inline double frame_psnr(double noise_sum, int width, int height, const ScoreParams& p) {
+inline double frame_psnr(double noise_sum, int width, int height, const FloatPsnrLimits& p) {
   const double noise = noise_sum / static_cast<double>(width * height);
   const double score = 10 * std::log10(p.peak * p.peak / std::max(noise, 1e-10));
-  return std::min(score, p.psnr_max);
+  return std::min(score, p.ceiling);
 }
 
 // The log2 of the unit every term is a whole multiple of: a difference of two samples is a

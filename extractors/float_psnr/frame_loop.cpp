@@ -15,7 +15,7 @@ Probe noise_probe(double noise_sum) { return Probe{"noise", {ProbeArray{"Y", 1, 
 void FloatPsnrExtractor::init(const Format& fmt, const OptionList& options) {
   (void)parse_options(options);
   refuse_unsupported_bitdepth(fmt);
-  params_ = score_params(fmt.bitdepth);
+  params_ = float_psnr_limits(fmt.bitdepth);
   engine().init(fmt);
   start(fmt);
 }

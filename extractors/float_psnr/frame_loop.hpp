@@ -32,7 +32,7 @@ class FloatPsnrExtractor final : public PairFrameLoop<NoiseEngine> {
  private:
   void emit_scores(const double& noise_sum, const Emit& emit) const override;
 
-  ScoreParams params_;
+  FloatPsnrLimits params_;
 };
 
 // The reference's running sum after each row (the "running_noise" stage) and the frame's sum.
