@@ -1,5 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
+#include "extractors/feature.hpp"
 #include "extractors/float_motion/options.hpp"
 #include "tests/support.hpp"
 
@@ -93,6 +94,29 @@ BOOST_AUTO_TEST_CASE(unknown_and_repeated_options) {
   BOOST_TEST(contains(m, "unknown option 'motion_foo'"));
   BOOST_TEST(contains(m, "motion_fps_weight"));  // lists what is known
   BOOST_TEST(contains(refusal({{"mfw", "1"}, {"motion_fps_weight", "2"}}), "more than once"));
+}
+
+BOOST_AUTO_TEST_CASE(a_table_without_options_says_so) {
+  // A feature that takes no options (an empty table, as libvmaf's float PSNR has) refuses any it is
+  // given by name and value, and says it takes none rather than listing nothing.
+  struct NoOptions {
+  } target;
+  try {
+    twinproof::parse_options(std::span<const OptionSpec>{}, {{"foo", "1"}}, &target);
+    BOOST_FAIL("expected a refusal");
+  } catch (const ConfigError& e) {
+    BOOST_TEST(e.subject() == "option foo");
+    BOOST_TEST(e.value() == "1");
+    BOOST_TEST(contains(e.what(), "unknown option 'foo' (value '1'): this feature takes no options"), e.what());
+  }
+  twinproof::parse_options(std::span<const OptionSpec>{}, {}, &target);  // none given: nothing to refuse
+  // Every registered feature with an empty table refuses the same way through score (exit 2).
+  for (const FeatureDescriptor* f : features()) {
+    if (!f->options.empty()) continue;
+    const auto r = test::run_cli({"score", "vector:check_pan64x48", "--feature", std::string(f->name), "--option", "foo=1"});
+    BOOST_TEST(r.rc == 2, f->name);
+    BOOST_TEST(contains(r.err, "this feature takes no options"), f->name << ": " << r.err);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(error_names_subject_and_value) {
